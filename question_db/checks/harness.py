@@ -1,0 +1,247 @@
+"""Check harness: sent as source text into the learner's kernel.
+
+This file must stay self-contained (stdlib + torch only): the kernel may run in
+an environment where examdesk is not installed (a conda env, a remote GPU box).
+The runner executes it as module ``_examdesk_harness``; question suites then do
+``from _examdesk_harness import check, CheckFailed, assert_close``.
+
+A suite is a plain Python file of ``@check`` functions taking a ``Context``.
+A check passes by returning (optionally a dict of details) and fails by raising
+``CheckFailed`` (or any exception, reported with its type and message).
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+import traceback
+import types
+
+MAX_MESSAGE = 500
+
+
+class CheckFailed(Exception):
+    """A property did not hold; ``details`` go to the results panel."""
+
+    def __init__(self, message: str, **details):
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class Check:
+    def __init__(self, fn, name, description, slow, required, timeout, cuda_only):
+        self.fn = fn
+        self.name = name
+        self.description = description
+        self.slow = slow
+        self.required = required
+        self.timeout = timeout
+        self.cuda_only = cuda_only
+
+    def info(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "slow": self.slow,
+            "required": self.required,
+            "timeout": self.timeout,
+            "cuda_only": self.cuda_only,
+        }
+
+
+_COLLECTING: list = []
+SUITES: dict = {}
+LAST: str = ""
+
+
+def check(name: str, description: str = "", *, slow: bool = False, required: bool = True,
+          timeout: float = 60.0, cuda_only: bool = False):
+    """Register a check in the suite being loaded.
+
+    slow: skipped unless the learner asks for slow checks (e.g. torch.compile).
+    required: a failing non-required check does not fail the question.
+    timeout: seconds the runner waits before interrupting the kernel.
+    cuda_only: only meaningful on a CUDA device (performance); reported as not run on CPU.
+    """
+
+    def register(fn):
+        _COLLECTING.append(Check(fn, name, description or (fn.__doc__ or "").strip(),
+                                 slow, required, timeout, cuda_only))
+        return fn
+
+    return register
+
+
+class Context:
+    """What a check sees: the learner's namespace, their source, the device."""
+
+    def __init__(self, namespace: dict, source: str, device: str):
+        import torch
+
+        self.ns = namespace
+        self.source = source
+        self.device = torch.device(device)
+        self.is_cuda = self.device.type == "cuda"
+        # Device policy: fp32 everywhere, bf16 additionally on CUDA.
+        self.dtypes = [torch.float32] + ([torch.bfloat16] if self.is_cuda else [])
+        self.details: dict = {}
+
+    def get(self, name: str):
+        """The learner's definition called ``name``; fails clearly if it is missing."""
+        if name not in self.ns:
+            raise CheckFailed(f"`{name}` is not defined: run your code in the console first")
+        return self.ns[name]
+
+    def expect(self, condition: bool, message: str, **details) -> None:
+        if not condition:
+            raise CheckFailed(message, **details)
+
+    def tol(self, dtype) -> tuple:
+        """(rtol, atol) for comparing results computed in ``dtype``."""
+        import torch
+
+        return {torch.float32: (1e-4, 1e-5), torch.float64: (1e-7, 1e-9),
+                torch.bfloat16: (2e-2, 2e-2), torch.float16: (5e-3, 5e-3)}.get(dtype, (1e-4, 1e-5))
+
+
+def tensor_mismatch(actual, expected, *, rtol: float, atol: float) -> dict | None:
+    """None if close; else details: shapes, dtypes, max abs/rel error, first bad index."""
+    import torch
+
+    info = {"shape": list(actual.shape), "expected_shape": list(expected.shape),
+            "dtype": str(actual.dtype).replace("torch.", ""),
+            "expected_dtype": str(expected.dtype).replace("torch.", "")}
+    if actual.shape != expected.shape:
+        info["reason"] = "shape"
+        return info
+    a = actual.detach().double().cpu()
+    e = expected.detach().double().cpu()
+    diff = (a - e).abs()
+    rel = diff / e.abs().clamp_min(1e-12)
+    info["max_abs_err"] = float(diff.max()) if diff.numel() else 0.0
+    info["max_rel_err"] = float(rel.max()) if rel.numel() else 0.0
+    bad = ~(diff <= atol + rtol * e.abs())
+    bad |= torch.isnan(a) ^ torch.isnan(e)
+    if not bool(bad.any()):
+        return None
+    index = tuple(int(i) for i in bad.nonzero()[0].tolist())
+    info["first_mismatch"] = list(index)
+    info["actual_at"] = float(a[index])
+    info["expected_at"] = float(e[index])
+    info["mismatches"] = int(bad.sum())
+    info["reason"] = "values"
+    return info
+
+
+def assert_close(actual, expected, *, rtol: float = 1e-4, atol: float = 1e-5,
+                 what: str = "output") -> dict:
+    """Raise CheckFailed with tensor-level detail unless ``actual`` ≈ ``expected``."""
+    bad = tensor_mismatch(actual, expected, rtol=rtol, atol=atol)
+    if bad is None:
+        diff = (actual.detach().double() - expected.detach().double()).abs()
+        return {"max_abs_err": float(diff.max()) if diff.numel() else 0.0}
+    if bad["reason"] == "shape":
+        raise CheckFailed(f"{what}: shape {tuple(bad['shape'])}, expected "
+                          f"{tuple(bad['expected_shape'])}", **bad)
+    raise CheckFailed(
+        f"{what}: {bad['mismatches']} element(s) differ; max abs err {bad['max_abs_err']:.3g}, "
+        f"max rel err {bad['max_rel_err']:.3g}, first at index {tuple(bad['first_mismatch'])} "
+        f"({bad['actual_at']:.6g} vs {bad['expected_at']:.6g})", **bad)
+
+
+def load_suite(suite_id: str, source: str) -> str:
+    """Execute a suite's source; return JSON list of its checks."""
+    global _COLLECTING
+    _COLLECTING = []
+    module = types.ModuleType(f"_examdesk_suite_{len(SUITES)}")
+    module.__file__ = f"<check suite {suite_id}>"
+    sys.modules[module.__name__] = module
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    SUITES[suite_id] = (module, list(_COLLECTING))
+    return json.dumps([c.info() for c in _COLLECTING])
+
+
+def _jsonable(value):
+    try:
+        json.dumps(value)
+        return value
+    except TypeError:
+        if isinstance(value, dict):
+            return {str(k): _jsonable(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [_jsonable(v) for v in value]
+        return repr(value)
+
+
+def run_check(suite_id: str, name: str, device: str, source: str = "",
+              namespace: dict | None = None) -> str:
+    """Run one check; store and return its result as JSON (never raises Exception)."""
+    global LAST
+    if namespace is None:
+        namespace = _learner_namespace()
+    _, checks = SUITES[suite_id]
+    chk = next(c for c in checks if c.name == name)
+    ctx = Context(namespace, source, device)
+    start = time.perf_counter()
+    result = {"name": name, "description": chk.description, "required": chk.required,
+              "slow": chk.slow, "device": device}
+    try:
+        returned = chk.fn(ctx)
+        details = dict(ctx.details)
+        if isinstance(returned, dict):
+            details.update(returned)
+        result.update(passed=True, message=str(details.pop("message", "ok")), details=details)
+    except CheckFailed as exc:
+        result.update(passed=False, message=exc.message, details={**ctx.details, **exc.details})
+    except Exception as exc:  # the learner's code raised: that is a failed property too
+        tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+        result.update(passed=False, message=f"{type(exc).__name__}: {exc}",
+                      details={**ctx.details, "traceback": "".join(tb[-4:])})
+    result["seconds"] = round(time.perf_counter() - start, 4)
+    result["message"] = result["message"][:MAX_MESSAGE]
+    result["details"] = _jsonable(result["details"])
+    LAST = json.dumps(result)
+    return LAST
+
+
+def _learner_namespace() -> dict:
+    try:
+        return get_ipython().user_ns  # noqa: F821 - defined inside IPython kernels
+    except NameError:
+        return vars(sys.modules["__main__"])
+
+
+def environment() -> str:
+    """JSON: python, torch, device facts and whether flash_attn is the stand-in."""
+    import platform
+
+    info = {"python": platform.python_version(), "executable": sys.executable}
+    try:
+        import torch
+
+        info["torch"] = torch.__version__
+        info["cuda"] = bool(torch.cuda.is_available())
+        info["threads"] = torch.get_num_threads()
+        if info["cuda"]:
+            props = torch.cuda.get_device_properties(0)
+            info["device_name"] = props.name
+            info["memory_gib"] = round(props.total_memory / 2**30, 1)
+            info["capability"] = f"{props.major}.{props.minor}"
+    except Exception as exc:  # torch missing or broken in this environment
+        info["torch"] = None
+        info["torch_error"] = f"{type(exc).__name__}: {exc}"
+    fa = sys.modules.get("flash_attn")
+    if fa is None:
+        try:
+            import flash_attn as fa  # noqa: F811
+        except Exception:
+            fa = None
+    info["flash_attn"] = ("stand-in" if getattr(fa, "__examdesk_standin__", False)
+                          else ("real " + getattr(fa, "__version__", "?")) if fa else "missing")
+    return json.dumps(info)
+
+
+def is_finite_number(x) -> bool:
+    return isinstance(x, (int, float)) and math.isfinite(x)

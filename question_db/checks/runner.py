@@ -1,0 +1,313 @@
+"""Run a question's check suite inside a Jupyter kernel (jupyter_client, no Qt).
+
+The harness, the flash_attn stand-in and the suite travel as source text, so the
+kernel's environment needs torch but not examdesk. Each check is one execute
+request; a check that outlives its timeout gets the kernel interrupted and is
+reported as failed, and the next check runs.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import queue
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..model import Bank, Question
+from .. import kernels
+
+HERE = Path(__file__).parent
+HARNESS_MODULE = "_examdesk_harness"
+INTERRUPT_GRACE_S = 10.0
+
+
+class KernelUnresponsive(RuntimeError):
+    """The kernel did not answer, even after an interrupt."""
+
+
+class CheckError(RuntimeError):
+    """The check machinery itself failed (not the learner's code)."""
+
+
+@dataclass
+class CheckReport:
+    """Outcome of one suite run; ``passed`` means every required check that ran passed."""
+
+    question: str
+    device: str
+    checks: list[dict] = field(default_factory=list)
+    environment: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        required = [c for c in self.checks if c.get("required", True)]
+        return bool(required) and all(c["passed"] for c in required)
+
+    def to_json(self) -> dict:
+        return {"question": self.question, "device": self.device, "passed": self.passed,
+                "checks": self.checks, "environment": self.environment,
+                "seconds": round(self.seconds, 3)}
+
+
+def _source(name: str) -> str:
+    return (HERE / name).read_text(encoding="utf-8")
+
+
+def _install_code() -> str:
+    """Code that defines the harness module and, if needed, the flash_attn stand-in."""
+    return (
+        "import sys as _s, types as _t\n"
+        f"_m = _t.ModuleType({HARNESS_MODULE!r})\n"
+        f"_s.modules[{HARNESS_MODULE!r}] = _m\n"
+        f"exec(compile({_source('harness.py')!r}, '<examdesk harness>', 'exec'), _m.__dict__)\n"
+        "try:\n"
+        "    import flash_attn as _fa\n"
+        "    _fa.flash_attn_func\n"
+        "except Exception:\n"
+        "    _fa = _t.ModuleType('flash_attn')\n"
+        f"    exec(compile({_source('flash_attn_standin.py')!r}, '<flash_attn stand-in>', "
+        "'exec'), _fa.__dict__)\n"
+        "    _s.modules['flash_attn'] = _fa\n"
+        "del _m, _fa, _s, _t\n"
+        f"import {HARNESS_MODULE}\n"
+    )
+
+
+def solution_exec_code(source: str, filename: str = "<solution>") -> str:
+    """Define the learner's code in the user namespace without running its __main__ block."""
+    return (
+        "_examdesk_ns = get_ipython().user_ns\n"
+        "_examdesk_name = _examdesk_ns.get('__name__')\n"
+        "_examdesk_ns['__name__'] = '__examdesk_solution__'\n"
+        "try:\n"
+        f"    exec(compile({source!r}, {filename!r}, 'exec'), _examdesk_ns)\n"
+        "finally:\n"
+        "    _examdesk_ns['__name__'] = _examdesk_name\n"
+        "    del _examdesk_ns, _examdesk_name\n"
+    )
+
+
+def _literal(plain: str) -> Any:
+    value = ast.literal_eval(plain)
+    return json.loads(value) if isinstance(value, str) else value
+
+
+class KernelCheckRunner:
+    """Speaks the check protocol over a blocking kernel client.
+
+    ``interrupt`` interrupts the kernel (``km.interrupt_kernel`` or a control-channel
+    request for a kernel we only connected to).
+    """
+
+    def __init__(self, client, interrupt: Callable[[], None]):
+        self.client = client
+        self.interrupt = interrupt
+
+    def execute(self, code: str, *, timeout: float, expression: str | None = None) -> dict:
+        """Run ``code`` silently; return the reply content plus ``value`` of ``expression``.
+
+        Replies are matched on ``parent_header.msg_id`` (they can arrive out of order).
+        On timeout the kernel is interrupted; ``timed_out`` is set in the result.
+        """
+        exprs = {"value": expression} if expression else {}
+        msg_id = self.client.execute(code, silent=True, store_history=False,
+                                     user_expressions=exprs, allow_stdin=False)
+        deadline = time.monotonic() + timeout
+        timed_out = False
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if timed_out:
+                    raise KernelUnresponsive("the kernel did not answer an interrupt within "
+                                             f"{INTERRUPT_GRACE_S:.0f} s")
+                timed_out = True
+                self.interrupt()
+                deadline = time.monotonic() + INTERRUPT_GRACE_S
+                continue
+            try:
+                msg = self.client.get_shell_msg(timeout=min(remaining, 0.5))
+            except queue.Empty:
+                if not self.client.is_alive():
+                    raise KernelUnresponsive("the kernel died")
+                continue
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            content = dict(msg["content"])
+            content["timed_out"] = timed_out
+            if expression and content.get("status") == "ok":
+                result = content.get("user_expressions", {}).get("value", {})
+                if result.get("status") != "ok":
+                    raise CheckError(f"{result.get('ename')}: {result.get('evalue')}")
+                content["value"] = _literal(result["data"]["text/plain"])
+            return content
+
+    def _ok(self, code: str, timeout: float, expression: str | None = None, what: str = ""):
+        reply = self.execute(code, timeout=timeout, expression=expression)
+        if reply.get("status") != "ok":
+            raise CheckError(f"{what}: {reply.get('ename')}: {reply.get('evalue')}")
+        return reply.get("value")
+
+    def prepare(self) -> dict:
+        """Install harness + stand-in; return the kernel's environment facts."""
+        return self._ok(_install_code(), 60, f"{HARNESS_MODULE}.environment()",
+                        "installing the check harness")
+
+    def define_solution(self, source: str, filename: str = "<solution>") -> dict:
+        """Exec the learner's code in the kernel; the reply says whether it raised."""
+        return self.execute(solution_exec_code(source, filename), timeout=120)
+
+    def load_suite(self, suite_id: str, source: str) -> list[dict]:
+        code = f"{HARNESS_MODULE}.LAST = {HARNESS_MODULE}.load_suite({suite_id!r}, {source!r})"
+        return self._ok(code, 60, f"{HARNESS_MODULE}.LAST", "loading the check suite")
+
+    def run_check(self, suite_id: str, info: dict, device: str, source: str) -> dict:
+        code = (f"{HARNESS_MODULE}.LAST = ''\n"
+                f"{HARNESS_MODULE}.run_check({suite_id!r}, {info['name']!r}, {device!r}, "
+                f"{source!r})")
+        start = time.perf_counter()
+        reply = self.execute(code, timeout=float(info.get("timeout", 60)),
+                             expression=f"{HARNESS_MODULE}.LAST")
+        base = {"name": info["name"], "description": info.get("description", ""),
+                "required": info.get("required", True), "slow": info.get("slow", False),
+                "device": device, "details": {}}
+        if reply.get("timed_out"):
+            return {**base, "passed": False, "seconds": round(time.perf_counter() - start, 3),
+                    "message": f"timed out after {info.get('timeout', 60):g} s (kernel "
+                               f"interrupted): a hang or far too slow"}
+        if reply.get("status") != "ok" or not reply.get("value"):
+            return {**base, "passed": False, "seconds": round(time.perf_counter() - start, 3),
+                    "message": f"{reply.get('ename', 'error')}: {reply.get('evalue', '')}"}
+        return reply["value"]
+
+    def run_suite(self, question: Question, source: str, *, device: str = "auto",
+                  include_slow: bool = False, define: bool = False,
+                  on_result: Callable[[dict], None] | None = None) -> CheckReport:
+        """Run every applicable check of ``question`` against ``source``.
+
+        define: exec ``source`` in the kernel first (headless use); in the app the
+        learner has already run their code in the console.
+        """
+        if question.code is None or question.code.check is None:
+            raise CheckError(f"{question.id} has no check suite")
+        start = time.perf_counter()
+        env = self.prepare()
+        if device == "auto":
+            device = "cuda" if env.get("cuda") else "cpu"
+        report = CheckReport(question.id, device, environment=env)
+        if define:
+            reply = self.define_solution(source)
+            if reply.get("status") != "ok":
+                report.checks.append({
+                    "name": "defines", "passed": False, "required": True, "seconds": 0.0,
+                    "device": device, "details": {"traceback": reply.get("traceback", [])[-3:]},
+                    "message": f"the solution raised {reply.get('ename')}: "
+                               f"{reply.get('evalue')}"})
+                report.seconds = time.perf_counter() - start
+                return report
+        suite_id = question.id
+        for info in self.load_suite(suite_id, question.code.read("check")):
+            if info.get("slow") and not include_slow:
+                continue
+            if info.get("cuda_only") and device != "cuda":
+                continue
+            result = self.run_check(suite_id, info, device, source)
+            report.checks.append(result)
+            if on_result:
+                on_result(result)
+        report.seconds = time.perf_counter() - start
+        return report
+
+
+# --- a private kernel for headless runs -------------------------------------------------
+
+def start_kernel(kernel_name: str = kernels.APP_KERNEL, *, startup_timeout: float = 60.0):
+    """Start a fresh kernel; return (manager, blocking client, stderr log path)."""
+    from jupyter_client import KernelManager
+
+    km = KernelManager()
+    kernels.configure_manager(km, kernel_name)
+    log_path = kernels.kernel_log_path()
+    log = open(log_path, "wb")
+    try:
+        km.start_kernel(stdout=log, stderr=log)
+    finally:
+        log.close()  # the child keeps its own descriptor
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=startup_timeout)
+    except RuntimeError:
+        shutdown_kernel(km, kc)
+        raise KernelUnresponsive("the kernel did not start:\n" + kernels.tail(log_path))
+    return km, kc, log_path
+
+
+def shutdown_kernel(km, kc, *, timeout: float = 5.0) -> None:
+    """Idempotent, bounded shutdown: ask, stop channels, wait, then kill."""
+    try:
+        if kc is not None:
+            kc.stop_channels()
+    finally:
+        if km is not None and km.has_kernel:
+            try:
+                km.shutdown_kernel(now=False, restart=False)
+            except Exception:
+                km.shutdown_kernel(now=True)
+        if km is not None:
+            km.cleanup_resources()
+
+
+def run_in_fresh_kernel(question: Question, source: str, *, device: str = "auto",
+                        include_slow: bool = False,
+                        kernel_name: str = kernels.APP_KERNEL) -> CheckReport:
+    """Headless: start a kernel, define the solution, run the suite, shut down."""
+    km, kc, _ = start_kernel(kernel_name)
+    try:
+        runner = KernelCheckRunner(kc, km.interrupt_kernel)
+        return runner.run_suite(question, source, device=device, include_slow=include_slow,
+                                define=True)
+    finally:
+        shutdown_kernel(km, kc)
+
+
+def format_report(report: CheckReport) -> str:
+    env = report.environment
+    lines = [f"{report.question} on {report.device} — torch {env.get('torch')}, "
+             f"flash_attn: {env.get('flash_attn')}"]
+    for c in report.checks:
+        mark = "PASS" if c["passed"] else ("FAIL" if c.get("required", True) else "warn")
+        lines.append(f"  {mark}  {c['name']:<26} {c.get('seconds', 0):7.2f}s  {c['message']}")
+    n_pass = sum(1 for c in report.checks if c["passed"])
+    lines.append(f"{n_pass}/{len(report.checks)} checks passed in {report.seconds:.1f} s: "
+                 f"{'PASSED' if report.passed else 'FAILED'}")
+    return "\n".join(lines)
+
+
+def check_solution_cli(bank: Bank, args) -> int:
+    """``question-db check QUESTION SOLUTION.py``: exit 0 only if every required check passed."""
+    try:
+        question = bank.question(args.question)
+    except KeyError as exc:
+        print(f"question-db check: {exc.args[0]}", file=sys.stderr)
+        return 2
+    try:
+        source = Path(args.solution).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"question-db check: cannot read {args.solution}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        report = run_in_fresh_kernel(question, source, device=args.device,
+                                     include_slow=args.slow,
+                                     kernel_name=args.kernel or kernels.APP_KERNEL)
+    except (CheckError, KernelUnresponsive) as exc:
+        print(f"question-db check: {question.id}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        print(format_report(report))
+    return 0 if report.passed else 1

@@ -1,0 +1,190 @@
+"""Typed records of the question bank. Plain data: no I/O, no Qt."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Union
+
+QUESTION_TYPES = (
+    "single_choice",
+    "multiple_choice",
+    "fill_blank",
+    "calculation",
+    "short_answer",
+    "system_design",
+    "programming",
+)
+OBJECTIVE_TYPES = ("single_choice", "multiple_choice", "fill_blank")
+SUBJECTIVE_TYPES = ("short_answer", "system_design")
+STATUSES = ("ok", "corrected", "void", "disputed")
+MULTIPLE_CHOICE_RULES = ("all_or_nothing", "partial")
+BLANK_MARK = re.compile(r"_{4,}")  # a blank in a fill-in stem: 4+ underscores
+
+
+@dataclass(frozen=True)
+class NumericPart:
+    """One numeric result of a calculation question."""
+
+    label: str
+    value: float
+    tolerance: float
+    unit: str
+    points: float
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "value": self.value, "tolerance": self.tolerance,
+                "unit": self.unit, "points": self.points}
+
+
+@dataclass(frozen=True)
+class RubricItem:
+    """A self-marked point of a subjective answer."""
+
+    text: str
+    points: float
+    auto: bool = False  # programming: scored from the check suite, not self-marked
+
+
+@dataclass(frozen=True)
+class CodeFiles:
+    """Paths of a programming question's code, resolved next to its TOML file."""
+
+    reference: Path
+    starter: Path | None = None
+    seed: Path | None = None
+    check: Path | None = None
+    wrong: tuple[Path, ...] = ()
+
+    def read(self, which: str) -> str:
+        path = getattr(self, which)
+        return path.read_text(encoding="utf-8") if path else ""
+
+
+# answer shapes by type: "B" | ["A","C"] | [["v1","v2"], …] | [NumericPart, …] | text
+AnswerKey = Union[str, list, None]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question with its verified key and the key the seed printed."""
+
+    id: str  # "<paper-id>/<number>"
+    paper_id: str
+    number: int
+    type: str
+    points: float
+    stem: str
+    status: str
+    answer: AnswerKey
+    seed_answer: AnswerKey
+    explanation: str = ""
+    errata: str = ""
+    topics: tuple[str, ...] = ()
+    options: dict[str, str] | None = None
+    also_accept: tuple = ()  # disputed choice questions: other keys that earn full points
+    blank_points: tuple[float, ...] = ()
+    parts: tuple[NumericPart, ...] = ()
+    rubric: tuple[RubricItem, ...] = ()
+    reference_answer: str = ""
+    code: CodeFiles | None = None
+    source_file: str = ""
+
+    @property
+    def scored(self) -> bool:
+        """Void questions are shown and explained but carry no points."""
+        return self.status != "void"
+
+    @property
+    def key_changed(self) -> bool:
+        """True when the learner must be shown both keys."""
+        return self.status in ("corrected", "void", "disputed") or (
+            self.seed_answer is not None and self.answer != self.seed_answer
+            and self.type in OBJECTIVE_TYPES)
+
+    @property
+    def blank_count(self) -> int:
+        """Number of input fields a fill-in needs (from the stem, so void ones work too)."""
+        if self.type != "fill_blank":
+            return 0
+        return len(self.answer) if self.answer else len(BLANK_MARK.findall(self.stem))
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    type: str
+    first: int
+    last: int
+    points: float
+    scoring: str = ""
+    multiple_choice_rule: str = "all_or_nothing"
+    note: str = ""
+
+    def contains(self, number: int) -> bool:
+        return self.first <= number <= self.last
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    title: str
+    source: str | None
+    language: str
+    duration_minutes: int
+    sections: tuple[Section, ...]
+    questions: tuple[Question, ...]
+    duration_note: str = ""
+    folder: Path | None = None
+
+    @property
+    def total_points(self) -> float:
+        """Points as the paper states them (void questions included)."""
+        return sum(q.points for q in self.questions)
+
+    @property
+    def scorable_points(self) -> float:
+        return sum(q.points for q in self.questions if q.scored)
+
+    def section_of(self, question: Question) -> Section | None:
+        return next((s for s in self.sections if s.contains(question.number)), None)
+
+    def question(self, number: int) -> Question:
+        return next(q for q in self.questions if q.number == number)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One validation problem, printed as ``file:question:field: message``."""
+
+    file: str
+    question: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.question}:{self.field}: {self.message}"
+
+
+@dataclass
+class Bank:
+    """All papers that loaded, plus every problem found on the way."""
+
+    papers: list[Paper] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def paper(self, paper_id: str) -> Paper:
+        for p in self.papers:
+            if p.id == paper_id:
+                return p
+        raise KeyError(f"no paper with id {paper_id!r}")
+
+    def question(self, question_id: str) -> Question:
+        paper_id, _, number = question_id.rpartition("/")
+        try:
+            return self.paper(paper_id).question(int(number))
+        except (KeyError, ValueError, StopIteration):
+            raise KeyError(f"no question with id {question_id!r}") from None
+
+    def all_questions(self) -> list[Question]:
+        return [q for p in self.papers for q in p.questions]

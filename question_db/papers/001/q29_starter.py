@@ -1,0 +1,49 @@
+"""001/29: multi-head self-attention with RoPE (rotary position embedding).
+
+Implement the class below with plain PyTorch (no transformers / flash_attn /
+nn.MultiheadAttention).  The checks rely on this exact interface.
+"""
+import math  # noqa: F401
+
+import torch  # noqa: F401
+import torch.nn as nn
+
+
+class RoPEMultiHeadAttention(nn.Module):
+    """Multi-head self-attention with RoPE applied to q and k.
+
+    Args:
+        d_model: model width; ``d_model % h == 0`` and the head size
+            ``d_k = d_model // h`` must be even (RoPE rotates pairs).
+        h: number of heads.
+        max_len: longest sequence supported (rotation table size).
+
+    Must define ``self.w_q``, ``self.w_k``, ``self.w_v``, ``self.w_o``, each
+    ``nn.Linear(d_model, d_model)`` with bias (the checks load weights into them).
+
+    RoPE: in every head, the pair (x[2i], x[2i+1]) of q and k at position pos is
+    treated as the complex number x[2i] + i*x[2i+1] and multiplied by
+    e^{i*pos*theta_i}, theta_i = 10000^(-2i/d_k), i = 0 .. d_k/2 - 1.
+    V is not rotated.
+    """
+
+    def __init__(self, d_model, h, max_len=2048):
+        super().__init__()
+        raise NotImplementedError
+
+    def forward(self, x, mask=None):
+        """Self-attention over x.
+
+        Args:
+            x: (batch, seq, d_model), seq <= max_len.
+            mask: None, or a bool / 0-1 integer tensor broadcastable to
+                (batch, h, seq, seq) (e.g. (1, 1, seq, seq) causal or
+                (batch, 1, 1, seq) padding): 1/True = may attend,
+                0/False = masked (that key gets zero weight).  Every query
+                keeps at least one key.
+
+        Returns:
+            (batch, seq, d_model): w_o(concat_heads(softmax(q kᵀ / sqrt(d_k)) v)),
+            softmax over the keys.
+        """
+        raise NotImplementedError

@@ -1,0 +1,23 @@
+"""Where examdesk keeps the learner's data (platformdirs; overridable)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ENV_DATA_DIR = "EXAMDESK_DATA_DIR"
+
+
+def data_dir(override: str | os.PathLike | None = None) -> Path:
+    """``override`` (--data-dir) > $EXAMDESK_DATA_DIR > the platform's user data dir."""
+    if override:
+        return Path(override).expanduser()
+    if os.environ.get(ENV_DATA_DIR):
+        return Path(os.environ[ENV_DATA_DIR]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("examdesk", appauthor=False))
+
+
+def user_papers_dir(base: Path) -> Path:
+    """Extra question packs the learner installed."""
+    return base / "papers"
