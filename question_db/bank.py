@@ -41,7 +41,7 @@ PAPER_KEYS = {"id", "title", "source", "language", "duration_minutes", "duration
 SECTION_KEYS = {"title", "type", "first", "last", "points", "scoring",
                 "multiple_choice_rule", "note"}
 COMMON_KEYS = {"number", "type", "points", "topics", "status", "stem", "seed_answer",
-               "answer", "explanation", "errata"}
+               "answer", "explanation", "errata", "verify"}
 TYPE_KEYS = {
     "single_choice": {"options", "also_accept"},
     "multiple_choice": {"options", "also_accept"},
@@ -347,6 +347,12 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
         topics = []
     before = report.count
     fields: dict[str, Any] = {}
+    if "verify" in data:
+        verify = data["verify"]
+        if not isinstance(verify, str) or not (path.parent / verify).is_file():
+            report("verify", f"file not found: {path.parent / str(verify)}")
+        else:
+            fields["verify"] = path.parent / verify
     answer = data.get("answer")
     seed_answer = data.get("seed_answer")
     if "seed_answer" not in data:

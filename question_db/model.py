@@ -88,6 +88,7 @@ class Question:
     rubric: tuple[RubricItem, ...] = ()
     reference_answer: str = ""
     code: CodeFiles | None = None
+    verify: Path | None = None  # snippet reproducing the key's figures ("verify in console")
     source_file: str = ""
 
     @property

@@ -19,6 +19,7 @@ LAYER = "FlashAttnLLaMALayer"
 PARAM_NAMES = {"norm1.weight", "qkv.weight", "o.weight", "norm2.weight",
                "mlp.0.weight", "mlp.2.weight"}
 FLOP_SHAPES = [(1, 8, 32, 4), (2, 16, 64, 8), (3, 5, 48, 6)]  # (batch, seq, dim, n_heads)
+PERF_SHAPES = [(4, 2048, 2048, 16), (2, 4096, 4096, 32), (8, 1024, 1024, 8)]
 
 
 # --------------------------------------------------------------------------------------
@@ -525,7 +526,7 @@ def perf(ctx):
         return fa_func(q, k, v, causal=True)
 
     rows, worst = [], 0.0
-    for b, s, d, h in [(4, 2048, 2048, 16), (2, 4096, 4096, 32), (8, 1024, 1024, 8)]:
+    for b, s, d, h in PERF_SHAPES:
         dt = torch.bfloat16
         learner = _build(ctx, d, h, dtype=dt).train()
         ref = _RefLayer(d, h, fa_attention).to(ctx.device, dt).train()

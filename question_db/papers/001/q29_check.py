@@ -363,7 +363,8 @@ def check_max_len(ctx):
        "nn.MultiheadAttention, rotary-embedding packages)")
 def check_no_library(ctx):
     code = re.sub(r"#.*", "", ctx.source or "")
-    banned = [r"\btransformers\b", r"\bflash_attn\b", r"\bxformers\b", r"MultiheadAttention",
-              r"\brotary_embedding_torch\b", r"\btorchtune\b"]
-    hits = [p.replace("\\b", "") for p in banned if re.search(p, code)]
+    imports = re.findall(r"^\s*(?:from|import)\s+(transformers|flash_attn|xformers|"
+                         r"rotary_embedding_torch|torchtune)\b", code, flags=re.M)
+    hits = sorted(set(imports)) + (["nn.MultiheadAttention"]
+                                   if re.search(r"MultiheadAttention\s*\(", code) else [])
     ctx.expect(not hits, f"uses a ready-made implementation: {', '.join(hits)}", found=hits)

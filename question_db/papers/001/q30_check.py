@@ -89,6 +89,13 @@ try:
     import torch
     import torch.distributed as dist
     torch.set_num_threads(1)
+    # Optimizer methods are wrapped by torch._disable_dynamo, whose first call imports
+    # torch._dynamo (seconds of CPU per process). Pre-fill its per-function cache with
+    # the plain function: same behaviour outside torch.compile, much faster start.
+    for fn in vars(torch.optim.Optimizer).values():
+        inner = getattr(fn, "__wrapped__", None)
+        if callable(inner) and not hasattr(inner, "__dynamo_disable"):
+            setattr(inner, "__dynamo_disable", inner)
     exec(compile(open(os.path.join(out_dir, "common.py")).read(), "common.py", "exec"), globals())
     stage = "exec of your source"
     ns = {"__name__": "__examdesk_worker__"}
@@ -123,7 +130,8 @@ try:
     stage = "collect results"
     state_numel = [tensors_numel(opt.state.get(p, {})) for p in params]
     torch.save({"params": [p.detach().clone() for p in params], "init": init,
-                "state_numel": state_numel, "numel": [p.numel() for p in params]},
+                "state_numel": state_numel, "numel": [p.numel() for p in params],
+                "dynamo_imported": "torch._dynamo" in sys.modules},
                tag + ".pt.tmp")
     os.replace(tag + ".pt.tmp", tag + ".pt")
 except BaseException:
