@@ -28,7 +28,7 @@ def harness_module() -> types.ModuleType:
 
 def ensure_flash_attn() -> None:
     """Install the stand-in as ``flash_attn`` unless the real package imports."""
-    if importlib.util.find_spec("flash_attn") is not None or "flash_attn" in sys.modules:
+    if "flash_attn" in sys.modules or importlib.util.find_spec("flash_attn") is not None:
         return
     mod = types.ModuleType("flash_attn")
     path = HERE / "flash_attn_standin.py"

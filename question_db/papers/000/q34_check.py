@@ -226,8 +226,8 @@ def finite(ctx):
                        f"{_name(dt)}", input=label)
 
 
-@check("low_precision", "bf16 and fp16 in -> same dtype out, finite, close to an fp64 reference; "
-       "fp16 inputs of magnitude 300 (x² overflows fp16) stay finite")
+@check("low_precision", "bf16 and fp16 in -> same dtype out, finite, close to the same layer "
+       "in fp32; fp16 inputs of magnitude 300 (x² overflows fp16) stay finite")
 def low_precision(ctx):
     done = {}
     for dt in (torch.bfloat16, torch.float16):
@@ -251,10 +251,13 @@ def low_precision(ctx):
             bad = int((~torch.isfinite(y)).sum())
             ctx.expect(bad == 0, f"{bad} non-finite output element(s) in {_name(dt)} for "
                        f"{label} input (mean of squares must be taken in fp32)")
-        ref = _reference_from(layer, 64, 4)
+        if _real_flash_attn():  # no fp32 run to compare with; matches_reference covers bf16
+            done[_name(dt)] = "dtype and finiteness only"
+            continue
+        wide = copy.deepcopy(layer).to(torch.float32)  # same (rounded) weights, fp32 compute
         with torch.no_grad():
-            done[_name(dt)] = _close(ctx, layer(x), ref(x.double().cpu()), dt,
-                                     f"{_name(dt)} output vs fp64 reference")
+            done[_name(dt)] = _close(ctx, layer(x), wide(x.float()), dt,
+                                     f"{_name(dt)} output vs the same layer in fp32")
     ctx.expect(bool(done), "neither bf16 nor fp16 matmul runs on this device")
     return {"errors": done}
 

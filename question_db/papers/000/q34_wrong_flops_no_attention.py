@@ -36,8 +36,8 @@ def rope_cos_sin(seq_len, head_dim, device):
 def apply_rope(x, cos, sin):
     """Rotate interleaved pairs (x[2i], x[2i+1]) of x: (b, s, h, head_dim).
 
-    Real arithmetic instead of view_as_complex: same result, and torch.compile
-    (Inductor) handles it without complex-dtype fallbacks.
+    Real arithmetic instead of view_as_complex: same result, no complex tensors to
+    trace under torch.compile, and the angles broadcast explicitly over (b, s, h, .).
     """
     xf = x.float()
     x_even, x_odd = xf[..., 0::2], xf[..., 1::2]
@@ -101,4 +101,5 @@ if __name__ == "__main__":
     assert y.shape == x.shape and y.dtype == x.dtype and torch.isfinite(y).all()
     assert all(p.grad is not None for p in layer.parameters())
     print("output", tuple(y.shape), y.dtype)
-    print("forward FLOPs", forward_flops(2, 16, 64, 4), "backward FLOPs", backward_flops(2, 16, 64, 4))
+    print("forward FLOPs", forward_flops(2, 16, 64, 4),
+          "backward FLOPs", backward_flops(2, 16, 64, 4))

@@ -15,6 +15,7 @@ hard deadline.
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -66,12 +67,10 @@ def loss_fn(w, b, s, t, step, rank):
 '''
 
 WORKER = r'''
-import datetime, json, os, sys, time, traceback
+import datetime, json, os, pathlib, sys, time, traceback
 
-src_path, out_dir, rdzv, ws, rank = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-gloo_timeout, deadline = float(sys.argv[6]), float(sys.argv[7])
-tag = os.path.join(out_dir, "ws%d_rank%d" % (ws, rank))
-stage = "import torch"
+out_dir, gloo_timeout, deadline = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+jobs = [tuple(int(x) for x in job.split(":")) for job in sys.argv[4].split(",")]  # ws:rank
 
 
 def tensors_numel(obj):
@@ -85,9 +84,9 @@ def tensors_numel(obj):
     return 0
 
 
-try:
+def prepare_torch():
     import torch
-    import torch.distributed as dist
+    import torch.distributed  # noqa: F401
     torch.set_num_threads(1)
     # Optimizer methods are wrapped by torch._disable_dynamo, whose first call imports
     # torch._dynamo (seconds of CPU per process). Pre-fill its per-function cache with
@@ -96,55 +95,103 @@ try:
         inner = getattr(fn, "__wrapped__", None)
         if callable(inner) and not hasattr(inner, "__dynamo_disable"):
             setattr(inner, "__dynamo_disable", inner)
-    exec(compile(open(os.path.join(out_dir, "common.py")).read(), "common.py", "exec"), globals())
-    stage = "exec of your source"
-    ns = {"__name__": "__examdesk_worker__"}
-    with open(src_path, encoding="utf-8") as f:
-        exec(compile(f.read(), "<your code>", "exec"), ns)
-    cls = ns.get("ShardedAdam")
-    if cls is None:
-        raise RuntimeError("your source does not define ShardedAdam")
-    # Wait until every rank of this group has imported, so the gloo timeout only
-    # measures collectives, not torch imports.
-    stage = "waiting for the other ranks"
-    open(tag + ".ready", "w").close()
-    while not all(os.path.exists(os.path.join(out_dir, "ws%d_rank%d.ready" % (ws, r)))
-                  for r in range(ws)):
-        if time.time() > deadline:
-            raise TimeoutError("other ranks never started")
+
+
+def run_rank(ws, rank):
+    tag = os.path.join(out_dir, "ws%d_rank%d" % (ws, rank))
+    peers = [os.path.join(out_dir, "ws%d_rank%d" % (ws, r)) for r in range(ws)]
+    stage = "import torch"
+    try:
+        prepare_torch()
+        import torch
+        import torch.distributed as dist
+        common = {}
+        with open(os.path.join(out_dir, "common.py"), encoding="utf-8") as f:
+            exec(compile(f.read(), "common.py", "exec"), common)
+        stage = "exec of your source"
+        ns = {"__name__": "__examdesk_worker__"}
+        with open(os.path.join(out_dir, "solution.py"), encoding="utf-8") as f:
+            exec(compile(f.read(), "<your code>", "exec"), ns)
+        cls = ns.get("ShardedAdam")
+        if cls is None:
+            raise RuntimeError("your source does not define ShardedAdam")
+        # Start together, so that the gloo timeout measures collectives only.
+        stage = "waiting for the other ranks"
+        open(tag + ".ready", "w").close()
+        while not all(os.path.exists(t + ".ready") for t in peers):
+            if time.time() > deadline or any(os.path.exists(t + ".err") for t in peers):
+                raise TimeoutError("another rank of this group never started")
+            time.sleep(0.02)
+        stage = "init_process_group"
+        rdzv = pathlib.Path(os.path.abspath(out_dir), "rendezvous_ws%d" % ws).as_uri()
+        dist.init_process_group("gloo", init_method=rdzv, rank=rank, world_size=ws,
+                                timeout=datetime.timedelta(seconds=gloo_timeout))
+        net = common["make_net"]()
+        params = [net.lin.weight, net.lin.bias, net.scale, net.temp]
+        init = [p.detach().clone() for p in params]
+        stage = "ShardedAdam(...)"
+        opt = cls(net.parameters(), lr=common["LR"], betas=common["BETAS"], eps=common["EPS"],
+                  rank=rank, world_size=ws)
+        for step in range(common["STEPS"]):
+            stage = "step %d" % (step + 1)
+            for p in params:
+                p.grad = None
+            common["loss_fn"](*params, step, rank).backward()
+            opt.step()
+        stage = "collect results"
+        torch.save({"params": [p.detach().clone() for p in params], "init": init,
+                    "state_numel": [tensors_numel(opt.state.get(p, {})) for p in params],
+                    "numel": [p.numel() for p in params]}, tag + ".pt.tmp")
+        os.replace(tag + ".pt.tmp", tag + ".pt")
+    except BaseException:
+        with open(tag + ".err.tmp", "w") as f:
+            json.dump({"stage": stage, "error": traceback.format_exc()[-1500:],
+                       "time": time.time()}, f)
+        os.replace(tag + ".err.tmp", tag + ".err")
+        return 1
+    try:
+        dist.destroy_process_group()
+    except Exception:
+        pass
+    return 0
+
+
+if len(jobs) == 1:
+    code = run_rank(*jobs[0])
+else:
+    # Linux: import torch once, then fork one child per (world size, rank).
+    prepare_torch()
+    children = []
+    for job in jobs:
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = run_rank(*job)
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        children.append(pid)
+    # A rank that failed leaves its peers blocked (at most gloo_timeout in a collective,
+    # forever in plain Python): stop the rest of that group shortly after.
+    running = dict(zip(children, jobs))
+    failed_at = {}
+    while running:
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid in running:
+            ws = running.pop(pid)[0]
+            if status != 0:
+                failed_at.setdefault(ws, time.time())
+            continue
+        for pid, (ws, rank) in list(running.items()):
+            if ws in failed_at and time.time() - failed_at[ws] > gloo_timeout + 2:
+                os.kill(pid, 9)
         time.sleep(0.02)
-    stage = "init_process_group"
-    dist.init_process_group("gloo", init_method=rdzv, rank=rank, world_size=ws,
-                            timeout=datetime.timedelta(seconds=gloo_timeout))
-    net = make_net()
-    params = [net.lin.weight, net.lin.bias, net.scale, net.temp]
-    init = [p.detach().clone() for p in params]
-    stage = "ShardedAdam(...)"
-    opt = cls(net.parameters(), lr=LR, betas=BETAS, eps=EPS, rank=rank, world_size=ws)
-    for step in range(STEPS):
-        stage = "step %d" % (step + 1)
-        for p in params:
-            p.grad = None
-        loss_fn(*params, step, rank).backward()
-        opt.step()
-    stage = "collect results"
-    state_numel = [tensors_numel(opt.state.get(p, {})) for p in params]
-    torch.save({"params": [p.detach().clone() for p in params], "init": init,
-                "state_numel": state_numel, "numel": [p.numel() for p in params],
-                "dynamo_imported": "torch._dynamo" in sys.modules},
-               tag + ".pt.tmp")
-    os.replace(tag + ".pt.tmp", tag + ".pt")
-except BaseException:
-    with open(tag + ".err.tmp", "w") as f:
-        json.dump({"stage": stage, "error": traceback.format_exc()[-1500:]}, f)
-    os.replace(tag + ".err.tmp", tag + ".err")
-    sys.stdout.flush()
-    os._exit(1)
-try:
-    dist.destroy_process_group()
-finally:
-    sys.stdout.flush()
-    os._exit(0)
+    code = 0
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)
 '''
 
 _CACHE: dict = {}
@@ -190,7 +237,7 @@ def _load(path: Path):
 
 
 def _run_all(source: str) -> dict:
-    """Run world sizes 1, 2, 3 in parallel; return {ws: outcome}."""
+    """Run world sizes 1, 2, 3 at the same time; return {ws: outcome}."""
     tmp = Path(tempfile.mkdtemp(prefix="examdesk_zero1_"))
     procs = {}
     try:
@@ -201,41 +248,40 @@ def _run_all(source: str) -> dict:
                    PYTHONDONTWRITEBYTECODE="1", PYTHONWARNINGS="ignore")
         started = time.time()
         deadline = started + HARD_DEADLINE_S
-        for ws in WORLD_SIZES:
-            rdzv = (tmp / f"rendezvous_ws{ws}").resolve().as_uri()
-            for rank in range(ws):
-                log = open(tmp / f"ws{ws}_rank{rank}.log", "wb")
-                kwargs = ({"start_new_session": True} if os.name == "posix" else
-                          {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP})
-                procs[ws, rank] = subprocess.Popen(
-                    [sys.executable, str(tmp / "worker.py"), str(tmp / "solution.py"), str(tmp),
-                     rdzv, str(ws), str(rank), str(GLOO_TIMEOUT_S), str(deadline)],
-                    stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    cwd=str(tmp), env=env, **kwargs)
-                log.close()
+        jobs = [f"{ws}:{rank}" for ws in WORLD_SIZES for rank in range(ws)]
+        # One process that imports torch once and forks every rank (Linux), else one
+        # process per rank. Each gets its own session/process group to kill on a hang.
+        groups = [jobs] if sys.platform.startswith("linux") else [[job] for job in jobs]
+        for i, group in enumerate(groups):
+            log = open(tmp / f"launcher{i}.log", "wb")
+            kwargs = ({"start_new_session": True} if os.name == "posix" else
+                      {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP})
+            procs[i] = subprocess.Popen(
+                [sys.executable, str(tmp / "worker.py"), str(tmp), str(GLOO_TIMEOUT_S),
+                 str(deadline), ",".join(group)],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                cwd=str(tmp), env=env, **kwargs)
+            log.close()
         failed_at: dict = {}
-        while time.time() < deadline:
-            running = [key for key, p in procs.items() if p.poll() is None]
-            for key, p in procs.items():
-                if p.poll() not in (None, 0):
-                    failed_at.setdefault(key[0], time.time())
-            # A rank that died leaves its peers blocked: give them a moment, then stop them.
-            for ws, when in failed_at.items():
-                if time.time() - when > 2.0:
-                    for rank in range(ws):
-                        _kill(procs[ws, rank])
-            if not running:
-                break
+        while time.time() < deadline and any(p.poll() is None for p in procs.values()):
+            if len(groups) > 1:  # one process per rank: stop the peers of a failed rank
+                for i, p in procs.items():
+                    if p.poll() not in (None, 0):
+                        failed_at.setdefault(groups[i][0].split(":")[0], time.time())
+                for i, p in procs.items():
+                    when = failed_at.get(groups[i][0].split(":")[0])
+                    if when is not None and time.time() - when > GLOO_TIMEOUT_S + 2:
+                        _kill(p)
             time.sleep(0.03)
-        timed_out = {key[0] for key, p in procs.items() if p.poll() is None}
+        hung = any(p.poll() is None for p in procs.values())
         for p in procs.values():
             _kill(p)
-        for p in procs.values():
             try:
                 p.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
         elapsed = round(time.time() - started, 2)
+        logs = " ".join(_tail(tmp / f"launcher{i}.log", 300) for i in procs).strip()
         outcome = {}
         for ws in WORLD_SIZES:
             ranks, errors = [], []
@@ -247,14 +293,19 @@ def _run_all(source: str) -> dict:
                 ranks.append(None)
                 if err.exists():
                     info = json.loads(err.read_text(encoding="utf-8"))
-                    last = info["error"].strip().splitlines()[-1] if info["error"].strip() else ""
-                    errors.append(f"rank {rank} failed during {info['stage']}: {last}"[:300])
-                elif ws in timed_out:
-                    errors.append(f"rank {rank} still running after {HARD_DEADLINE_S} s (hang)")
+                    lines = info["error"].strip().splitlines()
+                    last = re.sub(r"\[[^\]]*:\d+\] ", "", lines[-1] if lines else "")
+                    errors.append((info["time"], f"rank {rank} failed during {info['stage']}: "
+                                                 f"{last}"[:200]))
+                elif hung:
+                    errors.append((deadline, f"rank {rank} still running after "
+                                             f"{HARD_DEADLINE_S} s (hang), killed"))
                 else:
-                    errors.append(f"rank {rank} stopped (peer failed or hang): "
-                                  f"{_tail(tmp / f'ws{ws}_rank{rank}.log', 200)!r}")
-            outcome[ws] = {"ranks": ranks, "errors": errors, "seconds": elapsed}
+                    errors.append((deadline, f"rank {rank} was stopped (blocked after a peer "
+                                             f"failed, or crashed): {logs[-200:]!r}"))
+            # First failure first: later ones are usually peers losing their connection.
+            outcome[ws] = {"ranks": ranks, "errors": [e for _, e in sorted(errors)],
+                           "seconds": elapsed}
         return outcome
     finally:
         for p in procs.values():
@@ -277,7 +328,11 @@ def _results(ctx) -> dict:
 def _scenario(ctx, ws: int) -> list:
     out = _results(ctx)[ws]
     if out["errors"]:
-        raise CheckFailed(f"world_size={ws} did not complete: " + "; ".join(out["errors"]),
+        hint = ""
+        if any("timed out" in e.lower() or "hang" in e for e in out["errors"]):
+            hint = (" (a hang: every rank must call the same collectives, in the same order, "
+                    "with tensors of the same size)")
+        raise CheckFailed(f"world_size={ws} did not complete{hint}: " + "; ".join(out["errors"]),
                           world_size=ws, errors=out["errors"])
     return out["ranks"]
 
@@ -323,7 +378,7 @@ def _matches_adam(ctx, ws: int) -> dict:
     return {"world_size": ws, "max_abs_err": worst, "run_seconds": _results(ctx)[ws]["seconds"]}
 
 
-@check("ws1_plain_adam", "world_size=1 (one process, group of one) gives exactly torch.optim.Adam",
+@check("ws1_plain_adam", "world_size=1 (one process, group of one) equals torch.optim.Adam",
        timeout=90)
 def ws1_plain_adam(ctx):
     cls = ctx.get("ShardedAdam")

@@ -116,23 +116,12 @@ def _smoke_worker(rank, world_size, init_method, steps, queue):
 
 if __name__ == "__main__":
     import os
+    import sys
     import tempfile
 
     import torch.multiprocessing as mp
 
-    world_size, steps = 2, 5  # 35 and 5 elements: uneven shards
-    with tempfile.TemporaryDirectory() as tmp:
-        init_method = "file://" + os.path.join(tmp, "rendezvous")
-        ctx = mp.get_context("spawn")
-        queue = ctx.Queue()
-        procs = [ctx.Process(target=_smoke_worker,
-                             args=(r, world_size, init_method, steps, queue))
-                 for r in range(world_size)]
-        for proc in procs:
-            proc.start()
-        results = sorted(queue.get(timeout=60) for _ in procs)
-        for proc in procs:
-            proc.join(timeout=30)
+    world_size, steps = 3, 5  # 35 and 5 elements: uneven shards (12 + 12 + 11, 2 + 2 + 1)
 
     # Single-process torch.optim.Adam on the averaged gradients.
     torch.manual_seed(0)
@@ -144,7 +133,24 @@ if __name__ == "__main__":
             x = torch.randn(4, 7, generator=torch.Generator().manual_seed(10 * t + r))
             (model(x).square().mean() / world_size).backward()
         ref.step()
+
+    # One process per rank; fork (Linux) reuses the imported torch, spawn elsewhere.
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    with tempfile.TemporaryDirectory() as tmp:
+        init_method = "file://" + os.path.join(tmp, "rendezvous")
+        ctx = mp.get_context(method)
+        queue = ctx.Queue()
+        procs = [ctx.Process(target=_smoke_worker,
+                             args=(r, world_size, init_method, steps, queue))
+                 for r in range(world_size)]
+        for proc in procs:
+            proc.start()
+        results = sorted(queue.get(timeout=60) for _ in procs)
+        for proc in procs:
+            proc.join(timeout=30)
+
     for rank, params, state_numel in results:
         for p, q in zip(params, model.parameters()):
             torch.testing.assert_close(torch.tensor(p), q.detach(), rtol=1e-5, atol=1e-6)
-        print(f"rank {rank}: matches torch.optim.Adam, m holds {state_numel} of 40 elements (padded)")
+        print(f"rank {rank}: matches torch.optim.Adam; "
+              f"m holds {state_numel} of 40 elements (padded)")

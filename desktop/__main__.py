@@ -1,0 +1,4 @@
+"""``python -m desktop``: the examdesk GUI."""
+from .app import main
+
+raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""``examdesk``: start-up order and application-wide settings.
+
+1. QApplication, names for QSettings, translation, a UI font with CJK fallbacks.
+2. The store worker thread opens the progress database (never on the UI thread).
+3. The window is shown first; then the bank loads on the store thread and, once it is in,
+   an unfinished exam is offered for resume (remaining time from its wall-clock deadline).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from question_db.bank import load_bank
+from question_db.model import Bank
+from question_db.paths import data_dir, user_papers_dir
+from question_db.store import ProgressStore, StoreWorker
+
+from .db import DbOps
+from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
+ORGANIZATION = APPLICATION = "examdesk"
+DATABASE_FILE = "progress.sqlite3"
+# Latin text keeps the platform's UI font; Chinese falls back through these, in order.
+CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
+                "WenQuanYi Micro Hei"]
+
+
+def resource_dir() -> Path:
+    """resources/ in a checkout, or the installed ``examdesk_resources`` package."""
+    try:
+        import examdesk_resources  # installed layout (pyproject's package-dir)
+
+        return Path(examdesk_resources.__file__).parent
+    except ImportError:
+        return Path(__file__).resolve().parents[1] / "resources"
+
+
+def apply_ui_font(app: QApplication) -> list[str]:
+    """Give the UI font CJK fallbacks so Chinese never renders as boxes."""
+    font = app.font()
+    families = [font.family()] + [f for f in CJK_FAMILIES if f != font.family()]
+    font.setFamilies(families)
+    app.setFont(font)
+    return families
+
+
+def install_translations(app: QApplication, language: str | None = None) -> list[QTranslator]:
+    """examdesk's own translation (and Qt's, for standard buttons) for the UI language."""
+    locale = QLocale(language) if language else QLocale.system()
+    installed = []
+    sources = [("examdesk", str(resource_dir() / "translations")),
+               ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))]
+    for name, folder in sources:
+        translator = QTranslator(app)
+        if translator.load(locale, name, "_", folder):
+            app.installTranslator(translator)
+            installed.append(translator)
+    return installed
+
+
+def load_bank_job(store: ProgressStore, roots: list[Path]) -> Bank:
+    """Runs on the store thread so the UI stays responsive while TOML files parse."""
+    return load_bank(roots)
+
+
+def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    parser = argparse.ArgumentParser(prog="examdesk", description="Offline exam practice.")
+    parser.add_argument("--data-dir", help="where progress and extra papers live (default: "
+                                           "$EXAMDESK_DATA_DIR or the platform's data dir)")
+    parser.add_argument("--lang", help="UI language, e.g. zh_CN or en (default: the system's)")
+    return parser.parse_known_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The examdesk GUI entry point."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName("examdesk")
+    install_translations(app, args.lang)
+    apply_ui_font(app)
+
+    base = data_dir(args.data_dir)
+    base.mkdir(parents=True, exist_ok=True)
+    worker = StoreWorker(base / DATABASE_FILE)  # opens the database on its own thread
+    db = DbOps(worker)
+    window = MainWindow(db, QSettings())
+    window.show()
+
+    def store_failed(error: BaseException) -> None:
+        # TooNewDatabase / CorruptDatabase: the file is left untouched; nothing can be saved.
+        QMessageBox.critical(window, "examdesk", window.tr(
+            "The progress database cannot be opened, so examdesk cannot save your work.")
+            + f"\n\n{error}")
+        app.exit(1)
+
+    def bank_loaded(bank: Bank) -> None:
+        window.set_bank(bank)
+        window.check_unfinished()
+
+    user_papers = user_papers_dir(base)
+    roots = [user_papers] if user_papers.is_dir() else []
+    # After the first paint: the window appears before any file is parsed.
+    QTimer.singleShot(0, window, lambda: db.run(load_bank_job, roots, on_done=bank_loaded,
+                                                on_error=store_failed))
+    code = app.exec()
+    if not worker.close():
+        log.warning("the store worker did not stop in time; queued writes may still run")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,250 @@
+"""The console dock: qtconsole's RichJupyterWidget bound to the KernelSession, with
+a state indicator, Interrupt / Restart, the kernel chooser and an environment banner.
+
+qtconsole is imported only in ``start()`` (the lead calls it from a 0-ms timer after
+the main window is shown), so the window appears before any kernel work.
+"""
+from __future__ import annotations
+
+import functools
+from collections import deque
+from typing import Callable
+
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QVBoxLayout,
+                               QWidget)
+
+from . import kernel_session as ks
+from .kernel_chooser import KernelChooser
+from .kernel_session import KernelSession
+
+# on_finished(content) gets the execute_reply content (status, ename, evalue …).
+RunCallback = Callable[[dict], None]
+
+_STATE_COLOURS = {ks.STARTING: "#b58900", ks.IDLE: "#2e7d32", ks.BUSY: "#1565c0",
+                  ks.DEAD: "#c62828", ks.RESTARTING: "#b58900", ks.DISCONNECTED: "#757575"}
+
+
+def state_label(state: str) -> str:
+    tr = QCoreApplication.translate
+    return {ks.STARTING: tr("ConsoleDock", "starting"), ks.IDLE: tr("ConsoleDock", "idle"),
+            ks.BUSY: tr("ConsoleDock", "busy"), ks.DEAD: tr("ConsoleDock", "dead"),
+            ks.RESTARTING: tr("ConsoleDock", "restarting"),
+            ks.DISCONNECTED: tr("ConsoleDock", "no kernel")}[state]
+
+
+def environment_banner(env: dict) -> str:
+    """Python/torch versions, device, flash_attn real or stand-in — for the console."""
+    tr = QCoreApplication.translate
+    if env.get("error") and "python" not in env:
+        return tr("ConsoleDock", "Could not read the kernel's environment: {0}").format(
+            env["error"])
+    lines = [f"Python {env.get('python', '?')} · torch {env.get('torch') or '—'}"]
+    if env.get("cuda"):
+        lines.append(tr("ConsoleDock", "Device: CUDA {0}, {1} GiB, compute capability {2}")
+                     .format(env.get("device_name"), env.get("memory_gib"),
+                             env.get("capability")))
+    elif env.get("torch"):
+        lines.append(tr("ConsoleDock", "Device: CPU, {0} threads").format(env.get("threads")))
+    else:
+        lines.append(tr("ConsoleDock", "torch is not importable here: {0}").format(
+            env.get("torch_error", "")))
+    flash = str(env.get("flash_attn", "missing"))
+    if flash == "stand-in":
+        flash = tr("ConsoleDock", "stand-in (examdesk's CPU-capable copy of the "
+                                  "flash_attn_func API)")
+    lines.append(tr("ConsoleDock", "flash_attn: {0}").format(flash))
+    return "\n".join(lines)
+
+
+@functools.cache
+def console_widget_class():
+    """RichJupyterWidget that announces each new prompt (readiness, queued runs)."""
+    from qtconsole.rich_jupyter_widget import RichJupyterWidget
+
+    class ConsoleWidget(RichJupyterWidget):
+        sig_prompt_shown = Signal()
+        """A new input prompt is on screen."""
+
+        def _prompt_started_hook(self):
+            super()._prompt_started_hook()
+            self.sig_prompt_shown.emit()
+
+    return ConsoleWidget
+
+
+class ConsoleDock(QDockWidget):
+    """The learner's Python console; one per main window."""
+
+    def __init__(self, parent: QWidget | None = None, *, settings: QSettings | None = None):
+        super().__init__(self.tr("Python console"), parent)
+        self.setObjectName("ConsoleDock")
+        self._settings = settings if settings is not None else QSettings()
+        self._chooser = KernelChooser(self._settings)
+        self.session = KernelSession(self._chooser.current_choice(), self)
+        self.console = None  # the RichJupyterWidget, created in start()
+        self._queue: deque[tuple[str, RunCallback | None]] = deque()
+        self._inflight: RunCallback | None = None
+        self._inflight_started = False
+        self._visible_busy = False  # a visible execution (ours or typed) awaits its reply
+        self._build()
+        self.session.sig_state_changed.connect(self._on_state)
+        self.session.sig_ready.connect(self._on_ready)
+        self.session.sig_died.connect(self._on_died)
+        self.session.sig_interrupt_unanswered.connect(self._on_interrupt_unanswered)
+        self._chooser.sig_kernel_chosen.connect(self._on_kernel_chosen)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+
+    # --- layout ----------------------------------------------------------------------
+    def _build(self) -> None:
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        bar = QHBoxLayout()
+        self.state_indicator = QLabel(body)
+        self.environment_label = QLabel(body)
+        self.environment_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.interrupt_button = QPushButton(self.tr("Interrupt"), body)
+        self.interrupt_button.setToolTip(self.tr("Stop the running code (Ctrl+C in the console)"))
+        self.restart_button = QPushButton(self.tr("Restart"), body)
+        self.restart_button.setToolTip(self.tr("Kill the kernel and start a fresh one "
+                                               "(variables are lost)"))
+        self.interrupt_button.clicked.connect(self.session.interrupt)
+        self.restart_button.clicked.connect(self.session.restart)
+        for widget in (self.state_indicator, self.environment_label):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        for widget in (self._chooser, self.interrupt_button, self.restart_button):
+            bar.addWidget(widget)
+        layout.addLayout(bar)
+
+        self.message = QWidget(body)  # death / stuck-interrupt notice with one-click restart
+        row = QHBoxLayout(self.message)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.message_label = QLabel(self.message)
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.message_label.setStyleSheet("color: #c62828;")
+        self.message_restart = QPushButton(self.tr("Restart kernel"), self.message)
+        self.message_restart.clicked.connect(self.session.restart)
+        row.addWidget(self.message_label, 1)
+        row.addWidget(self.message_restart, 0, Qt.AlignTop)
+        self.message.hide()
+        layout.addWidget(self.message)
+
+        self._placeholder = QLabel(self.tr("The Python console starts once the window is up…"),
+                                   body)
+        self._placeholder.setAlignment(Qt.AlignCenter)
+        layout.addWidget(self._placeholder, 1)
+        self._layout = layout
+        self.setWidget(body)
+        self._on_state(self.session.state)
+
+    # --- public ----------------------------------------------------------------------
+    @property
+    def chooser(self) -> KernelChooser:
+        return self._chooser
+
+    def start(self) -> None:
+        """Create the console widget and start the kernel (after the window is shown)."""
+        if self.console is None:
+            self.console = console_widget_class()(parent=self.widget())
+            self.console.executing.connect(self._on_executing)
+            self.console.executed.connect(self._on_executed)
+            self.console.sig_prompt_shown.connect(self._flush)
+            self._layout.replaceWidget(self._placeholder, self.console)
+            self._placeholder.deleteLater()
+            self.session.attach_frontend(self.console)
+        self.session.start()
+
+    def run_code(self, code: str, on_finished: RunCallback | None = None) -> None:
+        """Execute ``code`` visibly in the console, once the kernel is ready (queued until
+        then); ``on_finished`` gets the execute_reply content."""
+        self._queue.append((code, on_finished))
+        self._flush()
+
+    def shutdown(self) -> None:
+        """Stop the kernel; pending runs are answered with an error. Idempotent."""
+        self.session.shutdown()
+        self._fail_pending("KernelShutdown", self.tr("the console was closed"))
+
+    # --- running code ----------------------------------------------------------------
+    def _flush(self) -> None:
+        if (not self._queue or self._inflight_started or self._visible_busy
+                or not self.session.is_ready or self.console is None):
+            return
+        code, callback = self._queue.popleft()
+        typed = self.console.input_buffer  # what the learner was typing is not lost
+        self._inflight, self._inflight_started = callback, True
+        self.console.execute(code)
+        if typed.strip():
+            self.console.input_buffer = typed  # qtconsole restores it at the next prompt
+
+    def _on_executing(self, _source: str) -> None:
+        self._visible_busy = True
+
+    def _on_executed(self, msg: dict) -> None:
+        self._visible_busy = False
+        if self._inflight_started:
+            callback = self._inflight
+            self._inflight, self._inflight_started = None, False
+            if callback is not None:
+                callback(dict(msg["content"]))
+        QTimer.singleShot(0, self._flush)  # let the widget finish its new prompt first
+
+    def _fail_pending(self, ename: str, evalue: str) -> None:
+        callbacks = [self._inflight] if self._inflight_started else []
+        callbacks += [cb for _, cb in self._queue]
+        self._queue.clear()
+        self._inflight, self._inflight_started, self._visible_busy = None, False, False
+        for callback in callbacks:
+            if callback is not None:
+                callback({"status": "error", "ename": ename, "evalue": evalue, "traceback": []})
+
+    # --- session events --------------------------------------------------------------
+    def _on_state(self, state: str) -> None:
+        colour = _STATE_COLOURS[state]
+        self.state_indicator.setText(f"<span style='color:{colour}'>●</span> "
+                                     f"{state_label(state)}")
+        self.state_indicator.setToolTip(self.tr("Kernel: {0}").format(state_label(state)))
+        self.interrupt_button.setEnabled(state in (ks.BUSY, ks.STARTING))
+        self.restart_button.setEnabled(state in (ks.IDLE, ks.BUSY, ks.DEAD, ks.STARTING))
+        if state in (ks.STARTING, ks.RESTARTING):
+            self.message.hide()
+        if state == ks.RESTARTING:
+            self._fail_pending("KernelRestarted", self.tr("the kernel was restarted"))
+            self._append_notice(self.tr("Restarting the kernel…"))
+
+    def _on_ready(self, env: dict) -> None:
+        banner = environment_banner(env)
+        self.environment_label.setText(banner.splitlines()[0])
+        self.environment_label.setToolTip(banner)
+        self._append_notice(banner)
+        self._flush()
+
+    def _on_died(self, explanation: str) -> None:
+        self._fail_pending("KernelDied", explanation)
+        self._show_message(self.tr("The kernel died. {0}").format(explanation))
+        self._append_notice(self.tr("The kernel died. {0}\nRestart it to go on "
+                                    "(your editor code is kept).").format(explanation))
+
+    def _on_interrupt_unanswered(self) -> None:
+        self._show_message(self.tr("The kernel is still busy after the interrupt (code in "
+                                   "native loops may not stop). Restart it? Variables will be "
+                                   "lost; your editor code is kept."))
+
+    def _on_kernel_chosen(self, choice) -> None:
+        self._fail_pending("KernelSwitched", self.tr("another kernel was chosen"))
+        self.message.hide()
+        self.environment_label.clear()
+        self.session.switch(choice, start=self.console is not None)
+
+    def _show_message(self, text: str) -> None:
+        self.message_label.setText(text)
+        self.message.show()
+
+    def _append_notice(self, text: str) -> None:
+        if self.console is not None:
+            self.console._append_plain_text("\n" + text + "\n", before_prompt=True)

@@ -1,0 +1,93 @@
+"""Which kernel the console uses: the app's Python, an installed kernelspec, or an
+existing kernel (connection file, e.g. a remote GPU box). Remembered in QSettings."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QSettings, Signal
+from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
+
+from question_db import kernels
+from question_db.kernels import CONNECT_PREFIX, KernelChoice
+
+SETTINGS_KEY = "console/kernel"
+_CONNECT_ITEM = "__connect__"
+
+
+class KernelChooser(QComboBox):
+    """A combo box of kernel choices; the last entry asks for a connection file."""
+
+    sig_kernel_chosen = Signal(object)
+    """The learner picked another kernel (a ``KernelChoice``); it is already remembered."""
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._settings = settings
+        self.setToolTip(self.tr("Python kernel the console and the checks run in"))
+        self._choices: list[KernelChoice] = kernels.available_kernels()
+        self._current = self.remembered()
+        self._fill()
+        self.activated.connect(self._on_activated)
+
+    def remembered(self) -> KernelChoice:
+        """The saved choice if it still exists, else the app's own kernel."""
+        key = str(self._settings.value(SETTINGS_KEY, kernels.APP_KERNEL) or "")
+        for choice in self._choices:
+            if choice.key == key:
+                return choice
+        if key.startswith(CONNECT_PREFIX) and Path(key[len(CONNECT_PREFIX):]).is_file():
+            return _connect_choice(key[len(CONNECT_PREFIX):])
+        return self._choices[0]
+
+    def current_choice(self) -> KernelChoice:
+        return self._current
+
+    def _fill(self) -> None:
+        self.blockSignals(True)
+        self.clear()
+        choices = list(self._choices)
+        if self._current.connection_file:
+            choices.append(self._current)
+        for choice in choices:
+            self.addItem(choice.label, choice.key)
+        self.addItem(self.tr("Connect to existing kernel…"), _CONNECT_ITEM)
+        self.setCurrentIndex(max(0, self.findData(self._current.key)))
+        self.blockSignals(False)
+
+    def _on_activated(self, index: int) -> None:
+        key = self.itemData(index)
+        if key == _CONNECT_ITEM:
+            path = self.ask_connection_file()
+            if not path:
+                self._fill()  # back to what was selected
+                return
+            choice = _connect_choice(path)
+        else:
+            choice = next(c for c in self._choices if c.key == key)
+        self.choose(choice)
+
+    def choose(self, choice: KernelChoice) -> None:
+        """Select, remember and announce ``choice``."""
+        if choice == self._current:
+            return
+        self._current = choice
+        self._settings.setValue(SETTINGS_KEY, choice.key)
+        self._fill()
+        self.sig_kernel_chosen.emit(choice)
+
+    def ask_connection_file(self) -> str:
+        """File dialog for a kernel connection file (``kernel-*.json``); '' if cancelled."""
+        try:
+            from jupyter_core.paths import jupyter_runtime_dir
+            start = jupyter_runtime_dir()
+        except Exception:
+            start = str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Connect to an existing kernel"), start,
+            self.tr("Kernel connection files (kernel-*.json *.json)"))
+        return path
+
+
+def _connect_choice(path: str) -> KernelChoice:
+    label = QCoreApplication.translate("KernelChooser", "{0} (connected)").format(Path(path).name)
+    return KernelChoice(CONNECT_PREFIX + path, label)

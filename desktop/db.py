@@ -1,0 +1,103 @@
+"""Run progress-store operations off the UI thread and deliver results back on it.
+
+Anki's ``CollectionOp`` pattern: every store call runs, in order, on the one thread that owns
+the SQLite connection (``question_db.store.StoreWorker``); the result comes back to the UI
+thread through a queued signal, where the ``on_done`` callback runs. Errors are never
+swallowed: they are logged and emitted as ``sig_error``, which the main window shows.
+"""
+from __future__ import annotations
+
+import logging
+import traceback
+from concurrent.futures import Future
+from typing import Any, Callable
+
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+log = logging.getLogger(__name__)
+
+
+def _receiver_alive(callback: Callable | None) -> bool:
+    """False when the callback is a bound method of a Qt object that was already deleted."""
+    owner = getattr(callback, "__self__", None)
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
+
+
+class DbOps(QObject):
+    """Queue store operations on the store worker; call back on the UI thread."""
+
+    sig_error = Signal(str, str)
+    """An operation failed: (short message, traceback text)."""
+
+    sig_idle = Signal()
+    """Every queued operation has finished and its callback has run."""
+
+    _sig_done = Signal(object, object, object)  # (on_done, on_error, future): queued
+
+    def __init__(self, worker: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.worker = worker
+        self._pending = 0
+        self._sig_done.connect(self._deliver)  # auto connection: queued from the worker
+
+    @property
+    def pending(self) -> int:
+        """Operations queued or running whose callbacks have not run yet."""
+        return self._pending
+
+    def run(self, fn: Callable[..., Any], *args: Any, on_done: Callable[[Any], None] | None = None,
+            on_error: Callable[[BaseException], None] | None = None, **kwargs: Any) -> Future:
+        """Run ``fn(store, *args, **kwargs)`` on the store thread; ``on_done(result)`` here.
+
+        A failure goes to ``on_error(exception)`` when given (the caller shows it), else to
+        ``sig_error``.
+        """
+        self._pending += 1
+        try:
+            future = self.worker.submit(fn, *args, **kwargs)
+        except Exception:
+            self._pending -= 1
+            raise
+        # The done-callback fires on the worker thread; the signal hops to the UI thread.
+        future.add_done_callback(lambda f: self._sig_done.emit(on_done, on_error, f))
+        return future
+
+    def _deliver(self, callback: Callable[[Any], None] | None,
+                 on_error: Callable[[BaseException], None] | None, future: Future) -> None:
+        self._pending -= 1
+        try:
+            error = future.exception()
+            if error is not None:
+                log.error("store operation failed", exc_info=error)
+                if on_error is not None and _receiver_alive(on_error):
+                    on_error(error)
+                else:
+                    self._report(error, "".join(traceback.format_exception(error)))
+            elif callback is not None and _receiver_alive(callback):
+                try:
+                    callback(future.result())
+                except Exception as exc:  # a bug in a view's callback: show it, keep going
+                    self._report(exc, traceback.format_exc())
+        finally:
+            if self._pending == 0:
+                self.sig_idle.emit()
+
+    def _report(self, error: BaseException, details: str) -> None:
+        log.error("store operation failed: %s", details)
+        self.sig_error.emit(f"{type(error).__name__}: {error}", details)
+
+    def flush(self, timeout_s: float = 10.0) -> bool:
+        """Block until everything queued so far has run and its callback was delivered.
+
+        Used at shutdown and before leaving a screen, so no draft is left in the queue.
+        """
+        marker = self.worker.submit(lambda store: None)
+        try:
+            marker.result(timeout=timeout_s)
+        except Exception:  # a timeout or a dead worker: report, never hang the UI for ever
+            log.exception("store worker did not drain within %.1f s", timeout_s)
+            return False
+        # Deliver only the callbacks queued to this object, not arbitrary UI events.
+        QCoreApplication.sendPostedEvents(self, 0)
+        return True

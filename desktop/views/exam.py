@@ -1,0 +1,233 @@
+"""Timed exam: a start dialog, an always-visible countdown, the 答题卡 and submission.
+
+No pause: the deadline is wall-clock and lives in the store, so closing the app does not
+stop the clock; a resumed exam shows what is really left. At zero the exam submits itself.
+Answers are saved as drafts while typing and recorded, graded, at submission; programming
+answers are saved and stay "pending" until their checks run.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from question_db.exam import ExamReport, build_report, exam_duration_s
+from question_db.grading import grade_answer
+from question_db.model import Paper
+from question_db.store import ProgressStore
+
+from ..db import DbOps
+from .answer_sheet import AnswerSheet
+from .countdown import Countdown, format_remaining
+from .paper_session import PaperSessionView
+
+SUBMITTED, AUTO_SUBMITTED = "submitted", "auto_submitted"
+
+
+def submit_exam(store: ProgressStore, paper: Paper, session_id: int, responses: dict[str, Any],
+                seconds: dict[str, float], final_state: str,
+                now: float | None = None) -> ExamReport:
+    """Record every answered question with its grade, finish the session, build the report.
+
+    Runs on the store thread, as one job: nothing else is written between the answers and
+    the finish.
+    """
+    for question in paper.questions:
+        if question.id not in responses:
+            continue
+        section = paper.section_of(question)
+        grade = grade_answer(question, responses[question.id], multiple_choice_rule=(
+            section.multiple_choice_rule if section else "all_or_nothing"))
+        store.record_answer(session_id, question.id, responses[question.id], grade=grade,
+                            seconds=round(seconds.get(question.id, 0.0), 3), now=now)
+    report = build_report(paper, store.session_state(session_id))
+    store.finish_session(session_id, state=final_state, score=report.score,
+                         max_score=report.max_score, now=now)
+    return build_report(paper, store.session_state(session_id))
+
+
+class StartExamDialog(QDialog):
+    """Before the clock starts: the paper's duration, adjustable."""
+
+    def __init__(self, paper: Paper, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Start exam"))
+        layout = QVBoxLayout(self)
+        title = QLabel(f"<h3>{paper.title}</h3>")
+        title.setWordWrap(True)
+        layout.addWidget(title)
+        form = QFormLayout()
+        self.minutes = QSpinBox()
+        self.minutes.setObjectName("exam_minutes")
+        self.minutes.setRange(1, 600)
+        self.minutes.setValue(paper.duration_minutes)
+        self.minutes.setSuffix(" " + self.tr("min"))
+        form.addRow(self.tr("Duration"), self.minutes)
+        form.addRow(self.tr("Questions"), QLabel(str(len(paper.questions))))
+        form.addRow(self.tr("Points"), QLabel(f"{paper.scorable_points:g}"))
+        layout.addLayout(form)
+        if paper.duration_note:
+            note = QLabel(paper.duration_note)
+            note.setWordWrap(True)
+            note.setStyleSheet("color: #666")
+            layout.addWidget(note)
+        rules = QLabel(self.tr("The clock cannot be paused. Closing the app does not stop it; "
+                               "you can resume with the time that is left. At zero the exam "
+                               "is submitted automatically."))
+        rules.setWordWrap(True)
+        layout.addWidget(rules)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Start"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def duration_s(self, paper: Paper) -> int:
+        return exam_duration_s(paper, self.minutes.value())
+
+
+class ExamView(PaperSessionView):
+    """A running exam. ``sig_finished(report)`` once it is submitted."""
+
+    sig_finished = Signal(object)
+    """The exam was submitted (by the learner or the clock): (ExamReport)."""
+
+    def __init__(self, paper: Paper, db: DbOps, session_id: int, deadline: float, *,
+                 dark: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(paper, db, session_id, dark=dark, parent=parent)
+        self.setObjectName("exam_view")
+        self.deadline = deadline
+        self.submitting = False
+
+        self.countdown = Countdown()
+        self.countdown.sig_warning.connect(self._warn)
+        self.countdown.sig_expired.connect(lambda: self.submit(AUTO_SUBMITTED))
+        self.warning = QLabel()
+        self.warning.setObjectName("time_warning")
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("background: #fff3cd; color: #7a4f00; padding: 6px; "
+                                   "border: 1px solid #e0b84c; border-radius: 4px;")
+        self.warning.hide()
+        self.sheet = AnswerSheet(paper)
+        self.sheet.sig_jump.connect(self.go_to)
+        sheet_scroll = QScrollArea()
+        sheet_scroll.setWidgetResizable(True)
+        sheet_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        sheet_scroll.setWidget(self.sheet)
+        self.submit_button = QPushButton(self.tr("Submit exam…"))
+        self.submit_button.setObjectName("submit_exam")
+        self.submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.submit_button.clicked.connect(self.confirm_submit)
+
+        side = QWidget()
+        side.setMinimumWidth(240)
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(4, 0, 0, 0)
+        side_layout.addWidget(QLabel(self.tr("Time left")))
+        side_layout.addWidget(self.countdown)
+        side_layout.addWidget(self.warning)
+        side_layout.addWidget(sheet_scroll, 1)
+        side_layout.addWidget(self.submit_button)
+
+        title = QLabel(f"<b>{paper.title}</b> — " + self.tr("Exam"))
+        title.setTextFormat(Qt.TextFormat.RichText)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("exam_splitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.question_area)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(title)
+        layout.addWidget(self.splitter, 1)
+        self.sig_current_changed.connect(self.sheet.set_current)
+
+    def start_clock(self) -> None:
+        """Start the countdown (after the state is restored, so the sheet is right)."""
+        for index in range(len(self.questions)):
+            self.sheet.set_answered(index, self.is_answered(index))
+            self.sheet.set_flagged(index, self.question_id(index) in self.flags)
+        self.countdown.start(self.deadline)
+
+    def remaining(self) -> float:
+        return self.countdown.remaining()
+
+    # --- hooks ---------------------------------------------------------------------------
+    def answer_changed(self, index: int) -> None:
+        self.sheet.set_answered(index, self.is_answered(index))
+
+    def flag_changed(self, index: int, flagged: bool) -> None:
+        self.sheet.set_flagged(index, flagged)
+
+    def _warn(self, minutes: int) -> None:
+        self.warning.setText(self.tr("%1 minutes left.").replace("%1", str(minutes)))
+        self.warning.show()
+
+    # --- submission ----------------------------------------------------------------------
+    def unanswered_and_flagged(self) -> tuple[list[int], list[int]]:
+        unanswered = [q.number for i, q in enumerate(self.questions) if not self.is_answered(i)
+                      and q.scored]
+        flagged = [q.number for q in self.questions if q.id in self.flags]
+        return unanswered, flagged
+
+    def confirm_submit(self) -> None:
+        """Ask, listing unanswered and flagged questions, then submit."""
+        unanswered, flagged = self.unanswered_and_flagged()
+        lines = [self.tr("Submit the exam now? You cannot change answers afterwards.")]
+        if unanswered:
+            lines.append(self.tr("Unanswered: %1").replace("%1", ", ".join(map(str, unanswered))))
+        if flagged:
+            lines.append(self.tr("Flagged: %1").replace("%1", ", ".join(map(str, flagged))))
+        lines.append(self.tr("Time left: %1").replace("%1", format_remaining(self.remaining())))
+        answer = QMessageBox.question(self, self.tr("Submit exam"), "\n\n".join(lines),
+                                      QMessageBox.StandardButton.Yes
+                                      | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes and not self.submitting:
+            self.submit(SUBMITTED)
+
+    def submit(self, final_state: str = SUBMITTED) -> None:
+        """Save everything, grade, finish the session; ``sig_finished`` follows."""
+        if self.submitting:
+            return
+        self.submitting = True
+        self.countdown.stop()
+        self.submit_button.setEnabled(False)
+        for page in self.pages.values():
+            page.answer.set_locked(True)
+        self.save_drafts()
+        responses = {self.question_id(i): self.response(i) for i in range(len(self.questions))
+                     if self.is_answered(i)}
+        self.db.run(submit_exam, self.paper, self.session_id, responses, dict(self.seconds),
+                    final_state, time.time(), on_done=self._submitted)
+
+    def _submitted(self, report: ExamReport) -> None:
+        self.closed = True
+        self.stop_timers()
+        self.sig_finished.emit(report)
+
+    def stop_timers(self) -> None:
+        super().stop_timers()
+        self.countdown.stop()
+
+    def submit_shortcut(self) -> None:
+        """Enter moves on: handing in a whole exam by one stray key would be too easy."""
+        self.go_to(self.current + 1)

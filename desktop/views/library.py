@@ -1,0 +1,201 @@
+"""The library: one card per paper with its size, best and last exam score, an unfinished-
+exam badge, Practice / Exam buttons and the past reports."""
+from __future__ import annotations
+
+import datetime as dt
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from question_db.model import Bank, Paper
+from question_db.store import PaperSummary, ProgressStore, SessionRecord
+
+from ..db import DbOps
+from .countdown import format_remaining
+
+
+def library_data(store: ProgressStore, paper_ids: list[str]
+                 ) -> dict[str, tuple[PaperSummary, list[SessionRecord]]]:
+    """Per paper: the exam summary and its sessions, newest first (one store job)."""
+    return {pid: (store.paper_summary(pid, mode="exam"), store.sessions(pid))
+            for pid in paper_ids}
+
+
+class PaperCard(QFrame):
+    """One paper in the library."""
+
+    def __init__(self, paper: Paper, library: "LibraryView") -> None:
+        super().__init__()
+        self.paper = paper
+        self.setObjectName(f"paper_{paper.id}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet(f"#paper_{paper.id} {{ border: 1px solid palette(mid); "
+                           "border-radius: 8px; }")
+        layout = QVBoxLayout(self)
+        title = QLabel(f"<span style='font-size:14pt; font-weight:bold'>"
+                       f"{html.escape(paper.title)}</span>")
+        title.setWordWrap(True)
+        layout.addWidget(title)
+        errata = sum(1 for q in paper.questions if q.errata and q.status != "ok")
+        meta = QLabel(library.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
+                      .replace("%1", str(len(paper.questions)))
+                      .replace("%2", f"{paper.total_points:g}")
+                      .replace("%3", str(paper.duration_minutes))
+                      .replace("%4", str(errata)))
+        meta.setStyleSheet("color: #666")
+        layout.addWidget(meta)
+        self.scores = QLabel(library.tr("No exam taken yet"))
+        self.scores.setObjectName("scores")
+        layout.addWidget(self.scores)
+        self.badge = QLabel()
+        self.badge.setObjectName("unfinished_badge")
+        self.badge.setStyleSheet("background: #fff3cd; color: #7a4f00; padding: 3px 8px; "
+                                 "border-radius: 4px;")
+        self.badge.hide()
+        layout.addWidget(self.badge)
+        buttons = QHBoxLayout()
+        self.practice_button = QPushButton(library.tr("Practice"))
+        self.practice_button.setObjectName("practice")
+        self.practice_button.clicked.connect(lambda: library.sig_practice.emit(paper.id))
+        self.exam_button = QPushButton(library.tr("Exam"))
+        self.exam_button.setObjectName("exam")
+        self.exam_button.clicked.connect(self._exam_clicked)
+        self.reports_button = QToolButton()
+        self.reports_button.setObjectName("reports")
+        self.reports_button.setText(library.tr("Past reports"))
+        self.reports_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.reports_menu = QMenu(self.reports_button)
+        self.reports_button.setMenu(self.reports_menu)
+        self.reports_button.setEnabled(False)
+        buttons.addWidget(self.practice_button)
+        buttons.addWidget(self.exam_button)
+        buttons.addWidget(self.reports_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.library = library
+        self.unfinished: int | None = None
+        self.finished: list[SessionRecord] = []
+
+    def _exam_clicked(self) -> None:
+        if self.unfinished is not None:
+            self.library.sig_resume.emit(self.unfinished)
+        else:
+            self.library.sig_exam.emit(self.paper.id)
+
+    def update_progress(self, summary: PaperSummary, sessions: list[SessionRecord]) -> None:
+        tr = self.library.tr
+        if summary.attempts:
+            self.scores.setText(tr("Best %1 · last %2 of %3 points · %4 exam(s)")
+                                .replace("%1", f"{summary.best_score:g}")
+                                .replace("%2", f"{summary.last_score:g}")
+                                .replace("%3", f"{summary.max_score or 0:g}")
+                                .replace("%4", str(summary.attempts)))
+        else:
+            self.scores.setText(tr("No exam taken yet"))
+        self.unfinished = summary.unfinished_session_id
+        active = next((s for s in sessions if s.id == self.unfinished), None)
+        if active is not None:
+            left = active.remaining() or 0
+            self.badge.setText("⏱ " + tr("Unfinished exam: %1 left").replace(
+                "%1", format_remaining(left)) if left > 0 else
+                "⏱ " + tr("Unfinished exam: time is up, it will be submitted"))
+            self.badge.show()
+            self.exam_button.setText(tr("Resume exam"))
+        else:
+            self.badge.hide()
+            self.exam_button.setText(tr("Exam"))
+        self.finished = [s for s in sessions if s.mode == "exam"
+                         and s.state in ("submitted", "auto_submitted")]
+        self.reports_menu.clear()
+        for session in self.finished:
+            when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
+            action = self.reports_menu.addAction(
+                f"{when} — {session.score or 0:g} / {session.max_score or 0:g}")
+            action.triggered.connect(
+                lambda _=False, sid=session.id: self.library.sig_report.emit(sid))
+        self.reports_button.setEnabled(bool(self.finished))
+
+
+class LibraryView(QWidget):
+    """All papers. Emits what the learner chose; the main window acts on it."""
+
+    sig_practice = Signal(str)
+    """Practise this paper: (paper id)."""
+
+    sig_exam = Signal(str)
+    """Start an exam on this paper: (paper id)."""
+
+    sig_resume = Signal(int)
+    """Resume this unfinished exam: (session id)."""
+
+    sig_report = Signal(int)
+    """Show the report of this finished exam: (session id)."""
+
+    def __init__(self, db: DbOps, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("library_view")
+        self.db = db
+        self.cards: dict[str, PaperCard] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        heading = QLabel("<h1 style='margin:0'>" + self.tr("Papers") + "</h1>")
+        layout.addWidget(heading)
+        self.status = QLabel(self.tr("Loading the question bank…"))
+        self.status.setObjectName("library_status")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.status)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.list_widget = QWidget()
+        self.list_layout = QVBoxLayout(self.list_widget)
+        self.list_layout.addStretch(1)
+        scroll.setWidget(self.list_widget)
+        layout.addWidget(scroll, 1)
+
+    def set_bank(self, bank: Bank, last_paper: str | None = None) -> None:
+        for card in self.cards.values():
+            card.deleteLater()
+        self.cards.clear()
+        for paper in bank.papers:
+            card = PaperCard(paper, self)
+            if paper.id == last_paper:
+                card.setStyleSheet(card.styleSheet().replace("palette(mid)", "#1565c0"))
+            self.list_layout.insertWidget(self.list_layout.count() - 1, card)
+            self.cards[paper.id] = card
+        if bank.problems:
+            details = "<br/>".join(html.escape(str(p)) for p in bank.problems[:10])
+            more = len(bank.problems) - 10
+            self.status.setText(
+                "<span style='color:#b26a00'>" + self.tr(
+                    "%1 problem(s) while loading the question bank; the papers below loaded.")
+                .replace("%1", str(len(bank.problems))) + "</span><br/><small>" + details
+                + (f"<br/>… +{more}" if more > 0 else "") + "</small>")
+        elif not bank.papers:
+            self.status.setText(self.tr("No papers found."))
+        else:
+            self.status.hide()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Reload scores, badges and reports from the store."""
+        if self.cards:
+            self.db.run(library_data, list(self.cards), on_done=self._show_progress)
+
+    def _show_progress(self, data: dict) -> None:
+        for paper_id, (summary, sessions) in data.items():
+            card = self.cards.get(paper_id)
+            if card is not None:
+                card.update_progress(summary, sessions)

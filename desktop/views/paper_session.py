@@ -1,0 +1,279 @@
+"""What practice and exam screens share: one page per question, navigation, flags, time per
+question, keyboard shortcuts and debounced draft autosave.
+
+Nothing the learner types is kept only in a widget for long: every change marks the
+question dirty and a single-shot timer saves drafts within a second (``DRAFT_DELAY_MS``).
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from question_db.model import Paper, Question
+from question_db.store import ProgressStore, SessionState
+
+from ..db import DbOps
+from .answer_widgets import ProgrammingAnswer, response_answered
+from .question_view import QuestionView
+
+DRAFT_DELAY_MS = 700
+NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)
+NAV_KEYS_PREV = (Qt.Key.Key_Left, Qt.Key.Key_PageUp)
+
+
+def typing_in_editor(widget: QWidget | None) -> bool:
+    """True while the focus is in a text field: arrows and letters belong to it then."""
+    return isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit))
+
+
+class PaperSessionView(QWidget):
+    """Base screen for a practice or exam session on one paper."""
+
+    sig_current_changed = Signal(int)
+    """The question on screen changed: (index in the paper)."""
+
+    sig_run_requested = Signal(str)
+    """A programming question asks to run code in the console: (code)."""
+
+    sig_check_requested = Signal(str, str)
+    """A programming question asks for its checks: (question id, code)."""
+
+    sig_leave = Signal()
+    """The learner wants to go back to the library."""
+
+    def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.paper = paper
+        self.db = db
+        self.session_id = session_id
+        self.dark = dark
+        self.questions: tuple[Question, ...] = paper.questions
+        self.pages: dict[int, QuestionView] = {}
+        self.responses: dict[str, Any] = {}  # saved responses of questions not built yet
+        self.flags: set[str] = set()
+        self.seconds: dict[str, float] = {}
+        self.console_available = False
+        self.current = -1
+        self._entered_at = time.monotonic()
+        self._dirty: set[str] = set()
+        self.closed = False
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+        self._draft_timer = QTimer(self)
+        self._draft_timer.setSingleShot(True)
+        self._draft_timer.setInterval(DRAFT_DELAY_MS)
+        self._draft_timer.timeout.connect(self.save_drafts)
+
+        self.stack = QStackedWidget()
+        self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.position = QLabel()
+        self.prev_button = QPushButton("◀ " + self.tr("Previous"))
+        self.next_button = QPushButton(self.tr("Next") + " ▶")
+        self.flag_button = QPushButton("⚑ " + self.tr("Flag"))
+        self.flag_button.setCheckable(True)
+        self.flag_button.setToolTip(self.tr("Flag this question to come back to it (Ctrl+F)"))
+        for button in (self.prev_button, self.next_button, self.flag_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.prev_button.clicked.connect(lambda: self.go_to(self.current - 1))
+        self.next_button.clicked.connect(lambda: self.go_to(self.current + 1))
+        self.flag_button.clicked.connect(lambda: self.toggle_flag())
+
+        self.nav = QHBoxLayout()
+        self.nav.addWidget(self.prev_button)
+        self.nav.addWidget(self.position)
+        self.nav.addWidget(self.next_button)
+        self.nav.addStretch(1)
+        self.nav.addWidget(self.flag_button)
+
+        self.question_area = QWidget()
+        area = QVBoxLayout(self.question_area)
+        area.setContentsMargins(0, 0, 0, 0)
+        area.addWidget(self.stack, 1)
+        area.addLayout(self.nav)
+
+        for sequence, slot in ((QKeySequence("Ctrl+F"), self.toggle_flag),
+                               (QKeySequence("Ctrl+Return"), self.submit_shortcut),
+                               (QKeySequence("Ctrl+Enter"), self.submit_shortcut)):
+            shortcut = QShortcut(sequence, self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+
+    # --- state ---------------------------------------------------------------------------
+    def restore(self, state: SessionState) -> None:
+        """Put back what a previous run of this session saved (drafts win over answers)."""
+        for qid, answer in state.answers.items():
+            self.responses[qid] = answer.response
+        self.responses.update(state.drafts)
+        self.flags = set(state.flags)
+        self.seconds = dict(state.seconds)
+        for page in self.pages.values():
+            self._load_page(page)
+
+    def question_id(self, index: int) -> str:
+        return self.questions[index].id
+
+    def response(self, index: int) -> Any:
+        """The learner's current response to question ``index`` (on screen or saved)."""
+        page = self.pages.get(index)
+        if page is not None:
+            return page.answer.response()
+        return self.responses.get(self.question_id(index))
+
+    def is_answered(self, index: int) -> bool:
+        page = self.pages.get(index)
+        if page is not None:
+            return page.answer.is_answered()
+        return response_answered(self.questions[index], self.responses.get(
+            self.question_id(index)))
+
+    def page(self, index: int) -> QuestionView:
+        """The page of question ``index``, built on first use."""
+        if index not in self.pages:
+            question = self.questions[index]
+            page = QuestionView(question, self.paper.section_of(question), index=index,
+                                total=len(self.questions), dark=self.dark)
+            self.pages[index] = page
+            self.stack.addWidget(page)
+            self._load_page(page)
+            page.answer.sig_changed.connect(lambda i=index: self.mark_changed(i))
+            if isinstance(page.answer, ProgrammingAnswer):
+                page.answer.sig_run_requested.connect(self.sig_run_requested)
+                page.answer.sig_check_requested.connect(self.sig_check_requested)
+                page.answer.set_console_available(self.console_available)
+            self.page_built(index, page)
+        return self.pages[index]
+
+    def _load_page(self, page: QuestionView) -> None:
+        qid = page.question.id
+        if qid in self.responses:
+            page.answer.set_response(self.responses[qid])
+        page.set_flagged(qid in self.flags)
+
+    def page_built(self, index: int, page: QuestionView) -> None:
+        """Hook for subclasses: a page was just built and loaded."""
+
+    # --- navigation and time -------------------------------------------------------------
+    def _account_time(self) -> None:
+        now = time.monotonic()
+        if 0 <= self.current < len(self.questions):
+            qid = self.question_id(self.current)
+            self.seconds[qid] = self.seconds.get(qid, 0.0) + (now - self._entered_at)
+        self._entered_at = now
+
+    def go_to(self, index: int) -> None:
+        if not 0 <= index < len(self.questions) or index == self.current:
+            return
+        self._account_time()
+        self.current = index
+        page = self.page(index)
+        self.stack.setCurrentWidget(page)
+        page.verticalScrollBar().setValue(0)
+        self.position.setText(f"{index + 1} / {len(self.questions)}")
+        self.prev_button.setEnabled(index > 0)
+        self.next_button.setEnabled(index < len(self.questions) - 1)
+        self.flag_button.setChecked(self.question_id(index) in self.flags)
+        # Focus the screen, not a field: ←/→ and A–D work at once; a click starts typing.
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.sig_current_changed.emit(index)
+
+    def current_page(self) -> QuestionView | None:
+        return self.pages.get(self.current)
+
+    def toggle_flag(self) -> None:
+        if self.current < 0:
+            return
+        qid = self.question_id(self.current)
+        flagged = qid not in self.flags
+        (self.flags.add if flagged else self.flags.discard)(qid)
+        self.flag_button.setChecked(flagged)
+        self.pages[self.current].set_flagged(flagged)
+        self.db.run(ProgressStore.set_flag, self.session_id, qid, flagged)
+        self.flag_changed(self.current, flagged)
+
+    def flag_changed(self, index: int, flagged: bool) -> None:
+        """Hook for subclasses."""
+
+    # --- drafts --------------------------------------------------------------------------
+    def mark_changed(self, index: int) -> None:
+        """Question ``index`` changed: save its draft soon."""
+        self._dirty.add(self.question_id(index))
+        self._draft_timer.start()
+        self.answer_changed(index)
+
+    def answer_changed(self, index: int) -> None:
+        """Hook for subclasses: the learner edited question ``index``."""
+
+    def save_drafts(self) -> None:
+        """Queue a draft save for every question edited since the last save."""
+        self._draft_timer.stop()
+        self._account_time()
+        position = {q.id: i for i, q in enumerate(self.questions)}
+        for qid in sorted(self._dirty):
+            response = self.response(position[qid])
+            self.responses[qid] = response
+            self.db.run(ProgressStore.save_draft, self.session_id, qid, response,
+                        seconds=round(self.seconds.get(qid, 0.0), 3))
+        self._dirty.clear()
+
+    def close_session(self) -> None:
+        """Leaving the screen (or the app): save what is pending and stop the timers."""
+        if self.closed:
+            return
+        self.closed = True
+        self.save_drafts()
+        self.stop_timers()
+
+    def stop_timers(self) -> None:
+        self._draft_timer.stop()
+
+    # --- console -------------------------------------------------------------------------
+    def set_console_available(self, available: bool) -> None:
+        self.console_available = available
+        for page in self.pages.values():
+            if isinstance(page.answer, ProgrammingAnswer):
+                page.answer.set_console_available(available)
+
+    def programming_answer(self, question_id: str) -> ProgrammingAnswer | None:
+        for page in self.pages.values():
+            if page.question.id == question_id and isinstance(page.answer, ProgrammingAnswer):
+                return page.answer
+        return None
+
+    # --- keyboard ------------------------------------------------------------------------
+    def submit_shortcut(self) -> None:
+        """Enter / Ctrl+Enter: subclasses decide what submitting means."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        # Keys reach here only when no text field consumed them (typing is never hijacked).
+        key = event.key()
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        page = self.current_page()
+        if mods == Qt.KeyboardModifier.NoModifier:
+            if key in NAV_KEYS_NEXT:
+                self.go_to(self.current + 1)
+                return
+            if key in NAV_KEYS_PREV:
+                self.go_to(self.current - 1)
+                return
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.submit_shortcut()
+                return
+            if page is not None and not typing_in_editor(self.focusWidget()) and \
+                    page.answer.handle_key(key, event.text()):
+                return
+        super().keyPressEvent(event)

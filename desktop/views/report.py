@@ -1,0 +1,285 @@
+"""The exam report: total, per section, per topic, time per question, and every question
+with the learner's answer, verdict, key, explanation and errata (``question_db.exam``).
+
+Pending subjective answers can be self-marked here: the marks are recorded as a new answer
+row (history is kept) and the report is rebuilt from the store.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import html
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from question_db.exam import ExamReport, QuestionRow, ScoreLine, build_report
+from question_db.grading import PENDING, grade_answer
+from question_db.model import Paper, Question
+from question_db.store import ProgressStore
+
+from ..db import DbOps
+from .answer_widgets import RubricChecklist
+from .countdown import format_remaining
+from .markdown_html import highlight_code, inline, markdown_to_html
+from .question_view import key_html, type_label, verdict_html, verdict_label
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("ReportView", text)
+
+
+def response_html(question: Question, response: Any, *, dark: bool = False) -> str:
+    """The learner's response, readable."""
+    if response is None or response == "" or response == []:
+        return "<i>" + tr("no answer") + "</i>"
+    qtype = question.type
+    if qtype == "single_choice":
+        return f"<b>{html.escape(str(response))}</b>"
+    if qtype == "multiple_choice":
+        return "<b>" + ", ".join(map(str, response)) + "</b>"
+    if qtype == "fill_blank":
+        return "<br/>".join(f"({i + 1}) {html.escape(str(v))}" for i, v in enumerate(response))
+    if not isinstance(response, dict):
+        return html.escape(str(response))
+    parts = []
+    if qtype == "calculation":
+        for part, value in zip(question.parts, response.get("values") or []):
+            parts.append(f"{inline(part.label)}: <b>{html.escape(str(value or '—'))}</b> "
+                         f"{html.escape(part.unit)}")
+    if response.get("code"):
+        parts.append(highlight_code(response["code"], "python", dark=dark))
+    if response.get("text"):
+        parts.append("<p style='white-space: pre-wrap'>"
+                     + html.escape(response["text"]) + "</p>")
+    return "<br/>".join(parts) or "<i>" + tr("no answer") + "</i>"
+
+
+def _time(seconds: float) -> str:
+    return format_remaining(seconds) if seconds >= 3600 else \
+        f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+
+
+class SelfMarkDialog(QDialog):
+    """Self-mark one subjective answer against its reference answer and rubric."""
+
+    def __init__(self, question: Question, marks: list | None, *, dark: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Self-mark question %1").replace("%1", str(question.number)))
+        self.resize(760, 640)
+        layout = QVBoxLayout(self)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        body = QLabel(markdown_to_html(str(question.answer if question.type != "calculation"
+                                           else question.reference_answer), dark=dark))
+        body.setWordWrap(True)
+        body.setTextFormat(Qt.TextFormat.RichText)
+        scroll.setWidget(body)
+        layout.addWidget(QLabel("<b>" + tr("Reference answer") + "</b>"))
+        layout.addWidget(scroll, 1)
+        self.checklist = RubricChecklist(question)
+        self.checklist.set_marks(marks)
+        layout.addWidget(self.checklist)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+
+def _record_marks(store: ProgressStore, paper: Paper, session_id: int, question: Question,
+                  response: dict, seconds: float) -> ExamReport:
+    section = paper.section_of(question)
+    grade = grade_answer(question, response, multiple_choice_rule=(
+        section.multiple_choice_rule if section else "all_or_nothing"))
+    store.record_answer(session_id, question.id, response, grade=grade, seconds=seconds)
+    return build_report(paper, store.session_state(session_id))
+
+
+class ReportView(QWidget):
+    """Shows one ExamReport. ``sig_leave`` goes back to the library."""
+
+    sig_leave = Signal()
+    """Back to the library."""
+
+    def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *, dark: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("report_view")
+        self.paper = paper
+        self.db = db
+        self.dark = dark
+        self.report = report
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        top = QHBoxLayout()
+        back = QPushButton("← " + tr("Library"))
+        back.clicked.connect(self.sig_leave)
+        top.addWidget(back)
+        self.summary = QLabel()
+        self.summary.setObjectName("report_summary")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
+        top.addWidget(self.summary, 1)
+        layout.addLayout(top)
+
+        self.tabs = QTabWidget()
+        self.sections = self._table([tr("Section"), tr("Points"), tr("Max"), tr("Correct"),
+                                     tr("Pending")])
+        self.sections.setObjectName("report_sections")
+        self.topics = self._table([tr("Topic"), tr("Points"), tr("Max"), tr("Correct"),
+                                   tr("Pending")])
+        self.topics.setObjectName("report_topics")
+        self.times = self._table([tr("Question"), tr("Type"), tr("Verdict"), tr("Points"),
+                                  tr("Time")])
+        self.times.setObjectName("report_times")
+        self.details = QTextBrowser()
+        self.details.setObjectName("report_details")
+        self.details.setOpenLinks(False)
+        self.details.anchorClicked.connect(self._anchor)
+        overview = QWidget()
+        overview_layout = QVBoxLayout(overview)
+        overview_layout.addWidget(QLabel("<b>" + tr("By section") + "</b>"))
+        overview_layout.addWidget(self.sections, 1)
+        overview_layout.addWidget(QLabel("<b>" + tr("By topic") + "</b>"))
+        overview_layout.addWidget(self.topics, 2)
+        self.tabs.addTab(overview, tr("Overview"))
+        self.tabs.addTab(self.details, tr("Questions"))
+        self.tabs.addTab(self.times, tr("Time per question"))
+        layout.addWidget(self.tabs, 1)
+        self.show_report(report)
+
+    @staticmethod
+    def _table(headers: list[str]) -> QTableWidget:
+        table = QTableWidget(0, len(headers))
+        table.setHorizontalHeaderLabels(headers)
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.verticalHeader().hide()
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(headers)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        return table
+
+    @staticmethod
+    def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
+        table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                table.setItem(r, c, item)
+
+    @staticmethod
+    def _score_rows(lines: tuple[ScoreLine, ...]) -> list[list[str]]:
+        return [[line.name or tr("Other"), f"{line.points:g}", f"{line.max_points:g}",
+                 f"{line.correct}/{line.questions}", str(line.pending)] for line in lines]
+
+    def show_report(self, report: ExamReport) -> None:
+        self.report = report
+        state = {"submitted": tr("submitted"), "auto_submitted": tr("submitted when time ran "
+                                                                    "out"),
+                 "active": tr("in progress"), "abandoned": tr("abandoned")}.get(report.state,
+                                                                                report.state)
+        started = dt.datetime.fromtimestamp(report.started_at).strftime("%Y-%m-%d %H:%M")
+        used = _time(report.time_used_s) if report.time_used_s is not None else "—"
+        pending = ("<br/><span style='color:#1565c0'>" + tr(
+            "%1 answer(s) pending: self-mark them under Questions, or run the code checks.")
+            .replace("%1", str(report.pending)) + "</span>") if report.pending else ""
+        self.summary.setText(
+            f"<h2 style='margin:0'>{html.escape(report.paper_title)}</h2>"
+            f"<span style='font-size:16pt'><b>{report.score:g}</b> / {report.max_score:g} "
+            + tr("points") + f"</span> · {started} · {state} · " + tr("time used")
+            + f" {used}{pending}")
+        self._fill(self.sections, self._score_rows(report.sections))
+        self._fill(self.topics, self._score_rows(report.topics))
+        self._fill(self.times, [[f"{row.number}", type_label(row.type),
+                                 verdict_label(row.verdict),
+                                 f"{row.points:g} / {row.max_points:g}", _time(row.seconds)]
+                                for row in report.questions])
+        scroll = self.details.verticalScrollBar().value()
+        self.details.setHtml(self.details_html(report))
+        self.details.verticalScrollBar().setValue(scroll)
+
+    def details_html(self, report: ExamReport) -> str:
+        parts = []
+        for row in report.questions:
+            question = self.paper.question(row.number)
+            parts.append(self._row_html(question, row))
+        return "<hr/>".join(parts)
+
+    def _row_html(self, question: Question, row: QuestionRow) -> str:
+        dark = self.dark
+        grade = {"verdict": row.verdict, "points": row.points, "max_points": row.max_points}
+        flag = " ⚑" if row.flagged else ""
+        out = [f"<h3 style='margin-bottom:2px'>{tr('Question')} {row.number}{flag} "
+               f"<span style='font-weight:normal; color:#777'>· {html.escape(row.section)} · "
+               f"{type_label(row.type)} · {_time(row.seconds)}</span></h3>",
+               verdict_html(grade)]
+        if row.verdict == PENDING and question.rubric and any(
+                not item.auto for item in question.rubric):
+            out.append(f" · <a href='selfmark:{row.number}'>{tr('Self-mark…')}</a>")
+        out.append(markdown_to_html(question.stem, dark=dark))
+        out.append("<p><b>" + tr("Your answer") + ":</b></p>"
+                   + response_html(question, row.response, dark=dark))
+        if question.type in ("short_answer", "system_design"):
+            out.append("<p><b>" + tr("Reference answer") + ":</b></p>"
+                       + markdown_to_html(str(question.answer or ""), dark=dark))
+        elif question.type == "calculation":
+            out.append("<p><b>" + tr("Key") + ":</b><br/>"
+                       + key_html(question, question.answer, dark=dark) + "</p>")
+        elif question.type == "programming":
+            out.append("<p><b>" + tr("Reference solution") + ":</b></p>"
+                       + key_html(question, question.answer, dark=dark))
+        elif question.scored:
+            out.append("<p><b>" + tr("Key") + ":</b> "
+                       + key_html(question, question.answer, dark=dark) + "</p>")
+        if question.errata:
+            box = "#3a2f12" if dark else "#fff8e1"
+            seed = ""
+            if question.type in ("single_choice", "multiple_choice", "fill_blank"):
+                seed = ("<p>" + tr("Source paper's key") + ": "
+                        + key_html(question, question.seed_answer, dark=dark) + "</p>")
+            out.append(f"<table width='100%' cellpadding='6' style='background-color:{box}'>"
+                       f"<tr><td><b>⚠ " + tr("Errata") + f"</b>{seed}"
+                       + markdown_to_html(question.errata, dark=dark) + "</td></tr></table>")
+        out.append("<p><b>" + tr("Explanation") + ":</b></p>"
+                   + markdown_to_html(question.explanation, dark=dark))
+        return "".join(out)
+
+    # --- self-marking pending answers ----------------------------------------------------
+    def _anchor(self, url: QUrl) -> None:
+        if url.scheme() == "selfmark":
+            self.self_mark(int(url.path()))
+
+    def self_mark(self, number: int, marks: list[bool] | None = None) -> None:
+        """Self-mark question ``number``: ask in a dialog unless ``marks`` are given."""
+        question = self.paper.question(number)
+        row = next(r for r in self.report.questions if r.number == number)
+        response = dict(row.response) if isinstance(row.response, dict) else {}
+        if marks is None:
+            dialog = SelfMarkDialog(question, response.get("marks"), dark=self.dark,
+                                    parent=self)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            marks = dialog.checklist.marks()
+        response["marks"] = marks
+        self.db.run(_record_marks, self.paper, self.report.session_id, question, response,
+                    row.seconds, on_done=self.show_report)

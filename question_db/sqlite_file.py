@@ -1,0 +1,135 @@
+"""Disk-level facts about one SQLite file: the errors a disk causes, a connection that cannot
+write, and a consistent copy (the SQLite backup API). No schema knowledge here."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+
+class StorageError(Exception):
+    """The disk refused a read or write. The message is for the learner; ``path`` names the
+    file. A failed write was rolled back whole: earlier progress is intact."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+class StorageFull(StorageError):
+    """The disk (or the file's page limit) is full."""
+
+
+class StorageReadOnly(StorageError):
+    """The file or its folder cannot be written."""
+
+
+def storage_error(path: Path, exc: sqlite3.Error) -> StorageError | None:
+    """The learner-facing error for a disk-level SQLite failure; None for any other error."""
+    name = getattr(exc, "sqlite_errorname", "")  # Python >= 3.11; the message otherwise
+    text = str(exc)
+    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+        return StorageFull(f"Cannot save to {path}: the disk is full. What you just entered "
+                           f"was not saved; your earlier progress is intact. Free some space "
+                           f"and try again.", path)
+    if name.startswith("SQLITE_READONLY") or "readonly database" in text:
+        return StorageReadOnly(f"Cannot save to {path}: the file or its folder is read-only. "
+                               f"What you just entered was not saved. Make the folder "
+                               f"writable or choose another data folder (--data-dir).", path)
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")) or any(
+            t in text for t in ("disk I/O error", "unable to open database file")):
+        return StorageError(f"Cannot read or write {path} ({text}). What you just entered "
+                            f"was not saved; your earlier progress is intact.", path)
+    return None
+
+
+def read_only_connection(path: Path) -> sqlite3.Connection:
+    """A connection that cannot modify ``path``.
+
+    A WAL file needs its -shm beside it even to be read; on a read-only folder or disk that
+    cannot be created (SQLITE_CANTOPEN), so fall back to ``immutable=1``, which reads the
+    main file alone. Nothing can write to a read-only disk, so that view is complete unless
+    an earlier crash left a -wal there without its -shm.
+    """
+    uri = path.resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()  # the file opens lazily
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "unable to open" not in str(exc) or writable_dir(path.parent):
+            raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+
+
+def writable_dir(folder: Path) -> bool:
+    """Whether a file can be created in ``folder``, by trying (``os.access`` ignores a
+    read-only mount for root on some systems and ACLs everywhere)."""
+    probe = folder / f".examdesk-write-test-{os.getpid()}"
+    try:
+        probe.open("xb").close()
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        probe.unlink()
+    except OSError:
+        pass
+    return True
+
+
+def copy_database(source: Path, dest: Path) -> None:
+    """Copy ``source`` to ``dest`` as one consistent snapshot, even while another connection
+    writes to it, and verify the copy; ``dest`` appears only once complete and checked.
+
+    ``Connection.backup`` with the default ``pages=-1`` copies every page in one step inside
+    one read transaction; a plain file copy of a WAL database would miss the -wal or tear.
+    """
+    partial = dest.with_name(dest.name + ".partial")
+    partial.unlink(missing_ok=True)
+    src = read_only_connection(source)
+    try:
+        out = sqlite3.connect(partial)
+        try:
+            src.backup(out)
+            problems = [r[0] for r in out.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError(f"the copy of {source} failed its check: "
+                                            + "; ".join(problems[:3]))
+        finally:
+            out.close()
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+    os.replace(partial, dest)
+
+
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's companions, named after the main file
+
+
+def set_aside(path: Path, reason: str, when: datetime) -> Path:
+    """Rename ``path`` and its -wal/-shm/-journal to ``<stem>.<reason>-YYYYMMDD-HHMMSS<suffix>``
+    beside it, never overwriting; returns the new main path.
+
+    The companions move with it: its -wal may hold the newest commits, and a stale -wal left
+    beside a new file of the old name would be replayed into that file.
+    """
+    stamp = when.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        tag = f"{reason}-{stamp}" + (f"-{n}" if n > 1 else "")
+        dest = path.with_name(f"{path.stem}.{tag}{path.suffix}")
+        if not any(Path(f"{dest}{s}").exists() for s in ("", *SIDE_FILES)):
+            break
+    else:
+        raise FileExistsError(f"{path}: no free name to set it aside")
+    for suffix in SIDE_FILES:
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            os.replace(side, f"{dest}{suffix}")
+    os.replace(path, dest)  # last: until here the file is still found under its own name
+    return dest

@@ -1,0 +1,95 @@
+"""Dashboard statistics. Reads the small ``question_totals`` table (kept by triggers) and
+the sessions table, never the whole answer history, so each query stays fast at a
+million answers (bench/ measures it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Bank
+from .store import ProgressStore
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """Over graded answers: share fully right, and points earned / points possible."""
+
+    key: str
+    answers: int
+    correct: int
+    points: float
+    max_points: float
+
+    @property
+    def correct_rate(self) -> float:
+        return self.correct / self.answers if self.answers else 0.0
+
+    @property
+    def score_rate(self) -> float:
+        return self.points / self.max_points if self.max_points else 0.0
+
+
+def _totals(store: ProgressStore) -> list[dict]:
+    return list(store.db.query(
+        "SELECT question_id, attempts, graded, correct, points, max_points, visits, seconds "
+        "FROM question_totals"))
+
+
+def _accuracy_by(store: ProgressStore, bank: Bank, keys_of) -> list[Accuracy]:
+    acc: dict[str, list[float]] = {}
+    for row in _totals(store):
+        try:
+            q = bank.question(row["question_id"])
+        except KeyError:
+            continue
+        for key in keys_of(q):
+            a = acc.setdefault(key, [0, 0, 0.0, 0.0])
+            a[0] += row["graded"]
+            a[1] += row["correct"]
+            a[2] += row["points"]
+            a[3] += row["max_points"]
+    return sorted((Accuracy(k, int(v[0]), int(v[1]), v[2], v[3]) for k, v in acc.items()
+                   if v[0]), key=lambda a: a.key)
+
+
+def accuracy_by_topic(store: ProgressStore, bank: Bank) -> list[Accuracy]:
+    return _accuracy_by(store, bank, lambda q: q.topics or ("(untagged)",))
+
+
+def accuracy_by_type(store: ProgressStore, bank: Bank) -> list[Accuracy]:
+    return _accuracy_by(store, bank, lambda q: (q.type,))
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    session_id: int
+    finished_at: float
+    score: float
+    max_score: float
+    mode: str
+
+
+def score_trend(store: ProgressStore, paper_id: str) -> list[TrendPoint]:
+    """Finished, scored sessions of a paper, oldest first."""
+    return [TrendPoint(r["id"], r["finished_at"], r["score"], r["max_score"], r["mode"])
+            for r in store.db.query(
+                "SELECT id, finished_at, score, max_score, mode FROM sessions "
+                "WHERE paper_id = ? AND state IN ('submitted', 'auto_submitted') "
+                "AND score IS NOT NULL ORDER BY started_at", [paper_id])]
+
+
+@dataclass(frozen=True)
+class QuestionTime:
+    question_id: str
+    visits: int
+    seconds: float
+
+    @property
+    def mean_seconds(self) -> float:
+        return self.seconds / self.visits if self.visits else 0.0
+
+
+def time_per_question(store: ProgressStore, paper_id: str | None = None) -> list[QuestionTime]:
+    """Mean time spent per visit (session) of each question."""
+    where, params = ("WHERE question_id LIKE ?", [f"{paper_id}/%"]) if paper_id else ("", [])
+    return [QuestionTime(r["question_id"], r["visits"], r["seconds"]) for r in store.db.query(
+        f"SELECT question_id, visits, seconds FROM question_totals {where}", params)]

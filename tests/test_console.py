@@ -1,0 +1,469 @@
+"""The console dock, its KernelSession and the Check flow, with real ipykernel
+processes and real Qt widgets (offscreen). Nothing is mocked.
+
+Every test must leave no kernel process and no Python thread behind
+(``no_leaks``, autouse): a leaked kernel keeps GPU memory on the learner's machine.
+"""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from desktop.console import kernel_session as ks
+from desktop.console.check_controller import CheckController
+from desktop.console.check_panel import CheckPanel
+from desktop.console.console_dock import ConsoleDock
+from desktop.console.kernel_chooser import KernelChooser
+from question_db import kernels
+from question_db.bank import load_bank
+from question_db.model import CodeFiles, Question
+
+pytestmark = [pytest.mark.kernel, pytest.mark.gui]
+
+REPO = Path(__file__).resolve().parents[1]
+PAPER_001 = REPO / "question_db" / "papers" / "001"
+START_MS = 60_000  # waits, not assertions: a loaded 2-core box can be slow
+CHECK_MS = 180_000
+
+
+def _settle(condition, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while not condition() and time.monotonic() < end:
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    """Fail the test if it leaves a child process or a Python thread running."""
+    me = psutil.Process()
+    threads_before = set(threading.enumerate())
+    yield
+    new_threads = lambda: [t for t in threading.enumerate()  # noqa: E731
+                           if t not in threads_before and t.is_alive()]
+    children = lambda: [p for p in me.children(recursive=True)  # noqa: E731
+                        if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    _settle(lambda: not new_threads() and not children())
+    assert not children(), f"kernel processes left behind: {children()}"
+    assert not new_threads(), f"threads left behind: {[t.name for t in new_threads()]}"
+
+
+@pytest.fixture
+def settings(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "examdesk.ini"), QSettings.IniFormat)
+
+
+@pytest.fixture
+def make_dock(qtbot, settings):
+    """Factory: an unstarted ConsoleDock (+ its CheckController and CheckPanel); the
+    fixture shuts everything down afterwards."""
+    made = []
+
+    def make() -> tuple[ConsoleDock, CheckController, CheckPanel]:
+        dock = ConsoleDock(settings=settings)
+        qtbot.addWidget(dock)
+        controller = CheckController(dock.session, dock.run_code, dock)
+        panel = CheckPanel()
+        qtbot.addWidget(panel)
+        panel.bind(controller)
+        dock.show()
+        made.append((dock, controller))
+        return dock, controller, panel
+
+    yield make
+    for dock, controller in made:
+        dock.shutdown()
+        controller.shutdown()
+
+
+@pytest.fixture
+def ready(qtbot, make_dock):
+    """A started dock whose kernel is ready."""
+    dock, controller, panel = make_dock()
+    with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+        dock.start()
+    return dock, controller, panel
+
+
+def user_expression(session: ks.KernelSession, expression: str) -> str:
+    """Evaluate ``expression`` in the kernel over a separate client; its repr text."""
+    from jupyter_client import BlockingKernelClient
+
+    client = BlockingKernelClient()
+    client.load_connection_info(session.connection_info())
+    client.start_channels(iopub=False, stdin=False)
+    try:
+        msg_id = client.execute("", silent=True, store_history=False,
+                                user_expressions={"v": expression})
+        reply = client.get_shell_msg(timeout=60)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = client.get_shell_msg(timeout=60)
+    finally:
+        client.stop_channels()
+    value = reply["content"]["user_expressions"]["v"]
+    assert value["status"] == "ok", value
+    return value["data"]["text/plain"]
+
+
+def run(qtbot, dock: ConsoleDock, code: str, timeout: int = START_MS) -> dict:
+    replies: list[dict] = []
+    dock.run_code(code, replies.append)
+    qtbot.waitUntil(lambda: bool(replies), timeout=timeout)
+    return replies[0]
+
+
+def question_001_29() -> Question:
+    try:
+        return load_bank().question("001/29")
+    except KeyError:  # q29.toml is written by another helper; the code files exist
+        return Question(id="001/29", paper_id="001", number=29, type="programming",
+                        points=0, stem="", status="ok", answer=None, seed_answer=None,
+                        code=CodeFiles(reference=PAPER_001 / "q29_reference.py",
+                                       check=PAPER_001 / "q29_check.py"))
+
+
+def expected_failures(path: Path) -> list[str]:
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "EXPECTED_FAIL":
+            return list(ast.literal_eval(node.value))
+    raise AssertionError(f"{path.name} has no EXPECTED_FAIL")
+
+
+TOY_CHECKS = '''
+from _examdesk_harness import check
+
+@check("answers", "answer() returns 42")
+def answers(ctx):
+    print("noise from the check suite")
+    ctx.expect(ctx.get("answer")() == 42, "answer() must return 42")
+
+@check("hangs", "spins forever", timeout=2.0)
+def hangs(ctx):
+    ctx.get("spin")()
+
+@check("still_answers", "the kernel is usable after the hang")
+def still_answers(ctx):
+    ctx.expect(ctx.get("answer")() == 42, "answer() must return 42")
+'''
+
+TOY_SOLUTION = "def answer():\n    return 42\n\ndef spin():\n    while True:\n        pass\n"
+
+
+def toy_question(tmp_path: Path, checks: str = TOY_CHECKS) -> Question:
+    (tmp_path / "toy_check.py").write_text(checks, "utf-8")
+    (tmp_path / "toy_reference.py").write_text(TOY_SOLUTION, "utf-8")
+    return Question(id="toy/1", paper_id="toy", number=1, type="programming", points=1,
+                    stem="", status="ok", answer=None, seed_answer=None,
+                    code=CodeFiles(reference=tmp_path / "toy_reference.py",
+                                   check=tmp_path / "toy_check.py"))
+
+
+def check_and_wait(qtbot, controller: CheckController, question: Question, code: str) -> dict:
+    with qtbot.waitSignal(controller.sig_check_finished, timeout=CHECK_MS) as blocker:
+        assert controller.check(question, code)
+    question_id, report = blocker.args
+    assert question_id == question.id
+    return report
+
+
+# --- start, banner, running code -----------------------------------------------------
+
+def test_importing_the_console_modules_does_not_import_qtconsole():
+    """qtconsole costs 0.3 s: only ConsoleDock.start() may load it (after the window)."""
+    code = ("import sys\n"
+            "import desktop.console.console_dock, desktop.console.check_panel\n"
+            "import desktop.console.check_controller\n"
+            "print(sorted(m for m in sys.modules if m.startswith('qtconsole')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=REPO).stdout.strip()
+    assert out == "[]"
+
+
+def test_start_reports_environment_and_shows_banner(ready):
+    dock, _, _ = ready
+    env = dock.session.environment
+    assert env["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert env["torch"] and env["cuda"] is False and env["threads"] >= 1
+    assert env["flash_attn"] == "stand-in"  # no real flash_attn on a CPU box
+    assert dock.session.state == ks.IDLE and dock.session.is_ready
+    text = dock.console._control.toPlainText()
+    assert f"torch {env['torch']}" in text and "flash_attn: stand-in" in text
+    assert "Device: CPU" in text
+    assert dock.environment_label.text().startswith("Python ")
+    assert dock.session.log_path is not None and dock.session.log_path.exists()
+
+
+def test_code_run_before_ready_is_queued_then_defined_in_kernel(qtbot, make_dock):
+    dock, _, _ = make_dock()
+    replies: list[dict] = []
+    dock.run_code("def twice(x):\n    return 2 * x\nprint('ran twice')", replies.append)
+    assert not replies  # nothing visible before the first prompt
+    dock.start()
+    qtbot.waitUntil(lambda: bool(replies), timeout=START_MS)
+    assert replies[0]["status"] == "ok"
+    assert user_expression(dock.session, "twice(21)") == "42"
+    assert "ran twice" in dock.console._control.toPlainText()
+
+
+def test_typed_input_survives_a_programmatic_run(qtbot, ready):
+    dock, _, _ = ready
+    dock.console.input_buffer = "half_typed = "
+    assert run(qtbot, dock, "x_from_editor = 5")["status"] == "ok"
+    qtbot.waitUntil(lambda: dock.console.input_buffer == "half_typed = ", timeout=START_MS)
+
+
+# --- checks ---------------------------------------------------------------------------
+
+def test_check_of_the_001_29_reference_passes(qtbot, ready):
+    dock, controller, panel = ready
+    question = question_001_29()
+    streamed: list[dict] = []
+    controller.sig_check_result.connect(streamed.append)
+    report = check_and_wait(qtbot, controller, question, question.code.read("reference"))
+    assert report["error"] is None
+    assert report["passed"] is True, [c for c in report["checks"] if not c["passed"]]
+    assert report["device"] == "cpu" and report["environment"]["flash_attn"] == "stand-in"
+    assert [c["name"] for c in streamed] == [c["name"] for c in report["checks"]]
+    assert [r["name"] for r in panel.rows()] == [c["name"] for c in report["checks"]]
+    assert panel.table.topLevelItem(0).text(0) == "pass"
+    assert "PASSED" in panel.summary.text() and "flash_attn: stand-in" in panel.header.text()
+    # the learner's class was defined visibly in the console, by the console
+    assert "RoPEMultiHeadAttention" in user_expression(dock.session,
+                                                       "sorted(get_ipython().user_ns)")
+
+
+def test_check_of_a_wrong_001_29_solution_names_the_failing_property(qtbot, ready):
+    dock, controller, panel = ready
+    path = PAPER_001 / "q29_wrong_scale_dk.py"
+    report = check_and_wait(qtbot, controller, question_001_29(), path.read_text("utf-8"))
+    assert report["error"] is None and report["passed"] is False
+    failed = {c["name"] for c in report["checks"] if not c["passed"]}
+    assert set(expected_failures(path)) <= failed
+    row = next(panel.table.topLevelItem(i) for i in range(panel.table.topLevelItemCount())
+               if panel.table.topLevelItem(i).text(1) == "reference_agreement")
+    assert row.text(0) == "FAIL" and row.text(2)
+    detail_names = {row.child(i).text(1) for i in range(row.childCount())}
+    assert {"max_abs_err", "first_mismatch"} & detail_names, detail_names
+    assert "FAILED" in panel.summary.text()
+
+
+def test_check_of_code_that_raises_reports_it_without_running_the_suite(qtbot, ready, tmp_path):
+    _, controller, _ = ready
+    report = check_and_wait(qtbot, controller, toy_question(tmp_path),
+                            "raise ValueError('boom in editor code')")
+    assert report["error"] is None and report["passed"] is False
+    assert [c["name"] for c in report["checks"]] == ["defines"]
+    assert "boom in editor code" in report["checks"][0]["message"]
+
+
+def test_a_hanging_check_is_interrupted_and_the_next_check_runs(qtbot, ready, tmp_path):
+    dock, controller, _ = ready
+    report = check_and_wait(qtbot, controller, toy_question(tmp_path), TOY_SOLUTION)
+    results = {c["name"]: c for c in report["checks"]}
+    assert results["answers"]["passed"] and results["still_answers"]["passed"]
+    assert not results["hangs"]["passed"] and "timed out" in results["hangs"]["message"]
+    assert dock.session.state in (ks.IDLE, ks.BUSY)
+    # the suite ran through its own client session: none of its output in the console
+    assert "noise from the check suite" not in dock.console._control.toPlainText()
+
+
+def test_slow_checks_run_only_when_the_panel_toggle_is_on(qtbot, ready, tmp_path):
+    _, controller, panel = ready
+    suite = ("from _examdesk_harness import check\n"
+             "@check('fast')\n"
+             "def fast(ctx):\n    pass\n"
+             "@check('compiled', slow=True)\n"
+             "def compiled(ctx):\n    pass\n")
+    question = toy_question(tmp_path, suite)
+    report = check_and_wait(qtbot, controller, question, TOY_SOLUTION)
+    assert [c["name"] for c in report["checks"]] == ["fast"]
+    panel.slow_toggle.setChecked(True)
+    report = check_and_wait(qtbot, controller, question, TOY_SOLUTION)
+    assert [c["name"] for c in report["checks"]] == ["fast", "compiled"]
+
+
+def test_restart_during_a_check_ends_it_with_no_verdict(qtbot, ready, tmp_path):
+    dock, controller, _ = ready
+    suite = ("from _examdesk_harness import check\n"
+             "@check('spins', timeout=600)\n"
+             "def spins(ctx):\n    ctx.get('spin')()\n")
+    with qtbot.waitSignal(controller.sig_check_finished, timeout=CHECK_MS) as finished:
+        controller.check(toy_question(tmp_path, suite), TOY_SOLUTION)
+        qtbot.waitUntil(lambda: dock.session.state == ks.BUSY and controller._job is not None,
+                        timeout=START_MS)
+        qtbot.wait(500)  # the suite is now spinning in the kernel
+        dock.session.restart()
+    report = finished.args[1]
+    assert report["passed"] is False and "restarted" in report["error"]
+    qtbot.waitUntil(lambda: dock.session.is_ready, timeout=START_MS)
+    assert not controller.running
+
+
+def test_kernel_death_during_a_check_is_the_verdict(qtbot, ready, tmp_path):
+    dock, controller, panel = ready
+    suite = ("from _examdesk_harness import check\n"
+             "@check('crashes')\n"
+             "def crashes(ctx):\n"
+             "    import os\n"
+             "    os.abort()\n")
+    report = check_and_wait(qtbot, controller, toy_question(tmp_path, suite), TOY_SOLUTION)
+    assert report["passed"] is False
+    assert "died" in report["error"] and "SIGABRT" in report["error"]
+    assert "no verdict" in panel.summary.text()
+    assert dock.session.state == ks.DEAD
+
+
+def test_check_with_no_kernel_says_so(qtbot, make_dock, tmp_path):
+    _, controller, _ = make_dock()  # never started
+    report = check_and_wait(qtbot, controller, toy_question(tmp_path), TOY_SOLUTION)
+    assert report["passed"] is False and "not running" in report["error"]
+
+
+# --- interrupt, death, restart --------------------------------------------------------
+
+def test_ctrl_c_interrupts_an_endless_loop_and_the_kernel_still_answers(qtbot, ready):
+    dock, _, _ = ready
+    replies: list[dict] = []
+    dock.run_code("while True:\n    pass\n", replies.append)
+    qtbot.waitUntil(lambda: dock.session.state == ks.BUSY, timeout=START_MS)
+    assert dock.interrupt_button.isEnabled()
+    qtbot.keyClick(dock.console._control, Qt.Key_C, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: bool(replies), timeout=START_MS)
+    assert replies[0]["status"] == "error" and replies[0]["ename"] == "KeyboardInterrupt"
+    assert run(qtbot, dock, "after_interrupt = 7")["status"] == "ok"
+    assert user_expression(dock.session, "after_interrupt") == "7"
+
+
+def test_an_ignored_interrupt_offers_a_restart(qtbot, ready):
+    dock, _, _ = ready
+    replies: list[dict] = []
+    dock.run_code("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                  "while True:\n    pass\n", replies.append)
+    qtbot.waitUntil(lambda: dock.session.state == ks.BUSY, timeout=START_MS)
+    with qtbot.waitSignal(dock.session.sig_interrupt_unanswered, timeout=START_MS):
+        qtbot.mouseClick(dock.interrupt_button, Qt.LeftButton)
+    assert not dock.message.isHidden() and "Restart" in dock.message_label.text()
+    with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+        qtbot.mouseClick(dock.message_restart, Qt.LeftButton)
+    assert replies and replies[0]["ename"] == "KernelRestarted"
+    assert run(qtbot, dock, "1 + 1")["status"] == "ok"
+
+
+def test_interrupt_without_a_kernel_does_nothing(make_dock):
+    dock, _, _ = make_dock()
+    assert dock.session.interrupt() is False
+    assert not dock.interrupt_button.isEnabled()
+
+
+def test_abort_is_detected_explained_and_one_click_restart_works(qtbot, ready):
+    dock, _, _ = ready
+    old_pid = dock.session.manager.provisioner.pid
+    replies: list[dict] = []
+    with qtbot.waitSignal(dock.session.sig_died, timeout=START_MS) as died:
+        dock.run_code("import os; os.abort()", replies.append)
+    explanation = died.args[0]
+    assert "SIGABRT" in explanation
+    assert dock.session.state == ks.DEAD and dock.session.explanation == explanation
+    assert replies and replies[0]["ename"] == "KernelDied"  # the caller is answered
+    assert not dock.message.isHidden() and "SIGABRT" in dock.message_label.text()
+    assert "SIGABRT" in dock.console._control.toPlainText()
+    assert dock.session.interrupt() is False
+    # no automatic restart: it stays dead until the learner asks (qtconsole's own
+    # restarter would have restarted it after one 3 s poll)
+    qtbot.wait(3500)
+    assert dock.session.state == ks.DEAD and not dock.session.manager.is_alive()
+
+    with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+        qtbot.mouseClick(dock.message_restart, Qt.LeftButton)
+    assert dock.message.isHidden()
+    assert dock.session.manager.provisioner.pid != old_pid
+    assert not psutil.pid_exists(old_pid) or psutil.Process(old_pid).status() == "zombie"
+    assert run(qtbot, dock, "back = 'alive'")["status"] == "ok"
+    assert user_expression(dock.session, "back") == "'alive'"
+    assert "os" not in user_expression(dock.session, "sorted(get_ipython().user_ns)")
+
+
+def test_death_explanation_names_the_signal_and_shows_the_log_tail():
+    text = ks.death_explanation(-9, "Traceback …\nMemoryError")
+    assert "SIGKILL" in text and "out-of-memory" in text and "MemoryError" in text
+    assert "status 3" in ks.death_explanation(3, "")
+
+
+def test_restart_kills_the_kernels_process_group(qtbot, ready):
+    dock, _, _ = ready
+    code = ("import subprocess, sys\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+            "print(child.pid)\n")
+    assert run(qtbot, dock, code)["status"] == "ok"
+    grandchild = int(user_expression(dock.session, "child.pid"))
+    assert psutil.pid_exists(grandchild)
+    with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+        dock.session.restart()
+    assert _settle(lambda: not psutil.pid_exists(grandchild)
+                   or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE)
+
+
+# --- shutdown, kernel choice ----------------------------------------------------------
+
+def test_shutdown_is_idempotent_and_leaves_no_process(qtbot, ready):
+    dock, _, _ = ready
+    pid = dock.session.manager.provisioner.pid
+    dock.shutdown()
+    dock.shutdown()
+    assert dock.session.state == ks.DISCONNECTED
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == "zombie"
+    assert psutil.Process().children(recursive=True) == []
+
+
+def test_chooser_offers_app_kernel_first_and_remembers_a_connection_file(settings, qtbot,
+                                                                        tmp_path):
+    chooser = KernelChooser(settings)
+    qtbot.addWidget(chooser)
+    assert chooser.current_choice().key == kernels.APP_KERNEL
+    assert chooser.itemData(0) == kernels.APP_KERNEL
+    connection = tmp_path / "kernel-test.json"
+    connection.write_text("{}")
+    chooser.ask_connection_file = lambda: str(connection)
+    chosen = []
+    chooser.sig_kernel_chosen.connect(chosen.append)
+    chooser.activated.emit(chooser.count() - 1)  # "Connect to existing kernel…"
+    assert chosen and chosen[0].connection_file == str(connection)
+    assert KernelChooser(settings).remembered() == chosen[0]
+    connection.unlink()  # gone next time: back to the app's kernel
+    assert KernelChooser(settings).remembered().key == kernels.APP_KERNEL
+
+
+def test_connect_to_an_existing_kernel_and_leave_it_running(qtbot, make_dock, tmp_path):
+    from jupyter_client import KernelManager
+
+    km = KernelManager()
+    kernels.configure_manager(km)
+    km.start_kernel(stderr=subprocess.DEVNULL)
+    try:
+        dock, controller, _ = make_dock()
+        dock.chooser.ask_connection_file = lambda: km.connection_file
+        dock.chooser.activated.emit(dock.chooser.count() - 1)  # before start: nothing runs
+        assert dock.session.state == ks.DISCONNECTED
+        with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+            dock.start()
+        assert not dock.session.owns_kernel
+        assert dock.session.choice.connection_file == km.connection_file
+        assert dock.session.environment["flash_attn"] == "stand-in"
+        assert run(qtbot, dock, "remote_value = 3 * 7")["status"] == "ok"
+        assert user_expression(dock.session, "remote_value") == "21"
+        report = check_and_wait(qtbot, controller, toy_question(tmp_path),
+                                "def answer():\n    return 42\n\ndef spin():\n    pass\n")
+        assert report["passed"] is True and report["error"] is None
+        dock.shutdown()
+        assert km.is_alive()  # not ours to kill
+    finally:
+        km.shutdown_kernel(now=True)
+        km.cleanup_resources()

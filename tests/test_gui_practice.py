@@ -1,0 +1,177 @@
+"""Practice mode on real widgets over a real SQLite file (offscreen)."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+
+from desktop.views.practice import PracticeView
+from gui_fixtures import bundled_bank, db_rows, launch, no_leaked_qt_objects  # noqa: F401
+
+pytestmark = pytest.mark.gui
+
+
+def open_practice(app, paper_id: str = "000") -> PracticeView:
+    app.window.open_practice(paper_id)
+    return app.wait_screen(PracticeView)
+
+
+def index_of(view: PracticeView, number: int) -> int:
+    return next(i for i, q in enumerate(view.questions) if q.number == number)
+
+
+def test_single_choice_verdict_shown_and_answer_written(launch, tmp_path):
+    app = launch()
+    view = open_practice(app)
+    question = view.questions[0]
+    assert question.type == "single_choice" and question.answer == "A"
+
+    app.qtbot.keyClick(view, Qt.Key.Key_2)  # "2" picks option B, the wrong one
+    assert view.response(0) == "B"
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)
+
+    page = view.pages[0]
+    assert page.feedback.isVisible()
+    assert "Wrong" in page.verdict.text() and "0 / 2" in page.verdict.text()
+    assert "<b>A</b>" in page.key.text()
+    assert page.explanation.text()
+    assert not view.submit_button.isEnabled()  # one submit per question
+    app.wait_idle()
+    rows = db_rows(tmp_path / "progress.sqlite3",
+                   "SELECT * FROM answers WHERE question_id = ?", ["000/1"])
+    assert len(rows) == 1
+    assert rows[0]["response"] == "B"
+    assert rows[0]["grade"]["verdict"] == "wrong"
+    assert rows[0]["seconds"] >= 0
+
+
+def test_corrected_question_shows_both_keys_and_reason_after_submit(launch):
+    app = launch()
+    view = open_practice(app)
+    view.go_to(index_of(view, 5))  # 000/5: the seed printed A, the verified key is B
+    page = view.current_page()
+    assert page.question.status == "corrected"
+    assert not page.feedback.isVisible()  # no key before answering
+    app.qtbot.keyClick(view, Qt.Key.Key_B)
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert page.errata.isVisible()
+    seed = page.errata.findChild(type(page.verdict), "errata_seed_key").text()
+    verified = page.errata.findChild(type(page.verdict), "errata_verified_key").text()
+    assert "<b>A</b>" in seed and "<b>B</b>" in verified
+    assert "768" in page.errata.findChild(type(page.verdict), "errata_reason").text()
+    assert "Correct" in page.verdict.text()
+
+
+def test_void_question_says_it_is_not_scored(launch):
+    app = launch()
+    view = open_practice(app)
+    view.go_to(index_of(view, 10))  # 000/10 is void
+    page = view.current_page()
+    notice = page.findChild(type(page.verdict), "void_notice")
+    assert notice is not None and "not scored" in notice.text()
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)  # a void question may be submitted blank
+    assert "Void" in page.verdict.text()
+
+
+def test_subjective_self_marks_are_stored(launch, tmp_path):
+    app = launch()
+    view = open_practice(app)
+    view.go_to(index_of(view, 31))
+    page = view.current_page()
+    assert page.question.type == "short_answer"
+    editor = page.answer.text
+    app.qtbot.mouseClick(editor.viewport(), Qt.MouseButton.LeftButton)
+    app.qtbot.keyClicks(editor, "LoRA")
+    editor.insertPlainText(" 只训练低秩增量")  # QTest.keyClicks aborts on non-Latin-1 text
+    view.submit_current()
+    assert page.answer.rubric is not None and page.answer.rubric.isVisible()
+    assert view.marks_button.isVisible()
+    rubric = page.question.rubric
+    app.qtbot.mouseClick(page.answer.rubric.boxes[0], Qt.MouseButton.LeftButton)
+    app.qtbot.mouseClick(page.answer.rubric.boxes[2], Qt.MouseButton.LeftButton)
+    app.qtbot.mouseClick(view.marks_button, Qt.MouseButton.LeftButton)
+    app.wait_idle()
+
+    expected = rubric[0].points + rubric[2].points
+    rows = db_rows(tmp_path / "progress.sqlite3",
+                   "SELECT * FROM answers WHERE question_id = ?", ["000/31"])
+    assert len(rows) == 1
+    assert rows[0]["grade"]["points"] == expected
+    assert rows[0]["grade"]["verdict"] == "partial"
+    assert rows[0]["response"]["text"] == "LoRA 只训练低秩增量"
+    drafts = db_rows(tmp_path / "progress.sqlite3",
+                     "SELECT * FROM drafts WHERE question_id = ?", ["000/31"])
+    marks = drafts[0]["response"]["marks"]
+    assert marks[0] is True and marks[2] is True and marks[1] is False
+    assert f"{expected:g} / {page.question.points:g}" in page.verdict.text()
+
+
+def test_typing_is_autosaved_as_a_draft_and_restored(launch, tmp_path):
+    app = launch()
+    view = open_practice(app)
+    view.go_to(index_of(view, 21))  # a fill-in
+    page = view.current_page()
+    edit: QLineEdit = page.answer.edits[0]
+    app.qtbot.mouseClick(edit, Qt.MouseButton.LeftButton)
+    app.qtbot.keyClicks(edit, "LoRA")
+
+    def draft_saved():
+        rows = db_rows(tmp_path / "progress.sqlite3", "SELECT * FROM drafts "
+                       "WHERE question_id = ?", ["000/21"])
+        return bool(rows) and rows[0]["response"][0] == "LoRA"
+
+    app.qtbot.waitUntil(draft_saved)  # the debounce saves without leaving the question
+    app.quit()
+
+    again = launch()
+    view = open_practice(again)  # continues the same practice session
+    assert view.response(index_of(view, 21))[0] == "LoRA"
+
+
+def test_arrow_keys_navigate_except_while_typing(launch):
+    app = launch()
+    view = open_practice(app)
+    app.qtbot.keyClick(view, Qt.Key.Key_Right)
+    app.qtbot.keyClick(view, Qt.Key.Key_PageDown)
+    assert view.current == 2
+    app.qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert view.current == 1
+    view.go_to(index_of(view, 21))
+    here = view.current
+    edit = view.current_page().answer.edits[0]
+    edit.setFocus()
+    app.qtbot.keyClicks(edit, "ab")
+    app.qtbot.keyClick(edit, Qt.Key.Key_Left)  # moves the text cursor, not the question
+    assert view.current == here and edit.cursorPosition() == 1
+
+
+def test_flag_shortcut_is_stored(launch, tmp_path):
+    app = launch()
+    view = open_practice(app)
+    app.qtbot.keyClick(view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert view.flag_button.isChecked() and view.pages[0].flag_label.isVisible()
+    app.wait_idle()
+    rows = db_rows(tmp_path / "progress.sqlite3", "SELECT * FROM flags")
+    assert [r["question_id"] for r in rows] == ["000/1"]
+
+
+def test_multiple_choice_letters_toggle_and_space_toggles_last(launch):
+    app = launch()
+    view = open_practice(app)
+    view.go_to(index_of(view, 16))
+    assert view.current_page().question.type == "multiple_choice"
+    for key in (Qt.Key.Key_A, Qt.Key.Key_C, Qt.Key.Key_D):
+        app.qtbot.keyClick(view, key)
+    app.qtbot.keyClick(view, Qt.Key.Key_Space)  # toggles D back off
+    assert view.response(view.current) == ["A", "C"]
+
+
+def test_zoom_changes_question_text_size_and_is_remembered(launch):
+    app = launch()
+    view = open_practice(app)
+    before = view.pages[0].stem.font().pointSizeF()
+    app.qtbot.keyClick(app.window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert view.pages[0].stem.font().pointSizeF() == before + 1
+    assert int(app.settings.value("view/zoom")) == 1
+    app.quit()
+    assert launch().window.zoom == 1

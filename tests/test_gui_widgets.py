@@ -1,0 +1,246 @@
+"""Widgets on their own: code editor, Markdown rendering, answer widgets, DbOps, start-up."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QTextCursor
+
+from desktop import pyside_workarounds
+from desktop.db import DbOps
+from desktop.views.answer_widgets import (
+    CalculationAnswer,
+    ChoiceAnswer,
+    FillBlankAnswer,
+    ProgrammingAnswer,
+    make_answer_widget,
+    response_answered,
+)
+from desktop.views.code_editor import CodeEditor
+from desktop.views.markdown_html import markdown_to_html
+from gui_fixtures import bundled_bank, no_leaked_qt_objects  # noqa: F401
+from question_db.grading import grade_answer
+from question_db.store import StoreWorker
+
+pytestmark = pytest.mark.gui
+REPO = Path(__file__).resolve().parents[1]
+
+
+# --- PySide6 emit refcount bug (see desktop/pyside_workarounds.py) ------------------------
+class _Emitter(QObject):
+    sig = Signal(object)
+
+
+def test_signal_emit_keeps_true_alive():
+    """Regression: PySide6 6.12.0 emit() returned True without a reference; 3.11 aborted."""
+    emitter = _Emitter()
+    before = sys.getrefcount(True)
+    for _ in range(500):
+        emitter.sig.emit(1)
+    assert sys.getrefcount(True) >= before
+
+
+# --- code editor ---------------------------------------------------------------------------
+@pytest.fixture
+def editor(qtbot):
+    widget = CodeEditor()
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.setFocus()
+    return widget
+
+
+def test_tab_inserts_four_spaces_and_shift_tab_dedents(qtbot, editor):
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    qtbot.keyClicks(editor, "x = 1")
+    assert editor.toPlainText() == "    x = 1"
+    qtbot.keyClick(editor, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert editor.toPlainText() == "x = 1"
+
+
+def test_enter_keeps_indent_and_indents_after_colon(qtbot, editor):
+    qtbot.keyClicks(editor, "def f(x):")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.keyClicks(editor, "return x")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert editor.toPlainText() == "def f(x):\n    return x\n    "
+
+
+def test_indent_selection_is_one_undo_step(qtbot, editor):
+    editor.setPlainText("a = 1\nb = 2\n")
+    cursor = editor.textCursor()
+    cursor.setPosition(0)
+    cursor.setPosition(len("a = 1\nb"), QTextCursor.MoveMode.KeepAnchor)
+    editor.setTextCursor(cursor)
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    assert editor.toPlainText() == "    a = 1\n    b = 2\n"
+    editor.undo()
+    assert editor.toPlainText() == "a = 1\nb = 2\n"
+
+
+def test_highlighter_colours_a_string_across_lines(qtbot, editor):
+    editor.setPlainText('x = 1\ns = """\nstill a string\n"""\ny = 2\n')
+    string_line = editor.document().findBlockByNumber(2)
+    plain_line = editor.document().findBlockByNumber(4)
+    string_colours = {r.format.foreground().color().name() for r in string_line.layout().formats()}
+    assert string_colours, "the middle line of a triple-quoted string got no format"
+    plain = {r.format.foreground().color().name() for r in plain_line.layout().formats()
+             if r.start == 0}
+    assert plain.isdisjoint(string_colours)  # `y` after the string is not coloured as one
+    # Opening a string on line 1 recolours the lines below it.
+    cursor = editor.textCursor()
+    cursor.setPosition(len("x = 1"))
+    cursor.insertText(' + """')
+    assert editor.document().findBlockByNumber(4).layout().formats()
+
+
+# --- Markdown ------------------------------------------------------------------------------
+def test_markdown_renders_lists_code_and_escapes_html():
+    html = markdown_to_html("第一段 `a<b`\n\n- 一\n- 二\n\n```python\ndef f():\n    return 1\n```")
+    assert "<ul><li>一</li><li>二</li></ul>" in html
+    assert "<code" in html and "a&lt;b" in html
+    assert "<pre" in html and "def" in html and "style=" in html  # inline-styled highlight
+    assert "<script>" not in markdown_to_html("<script>alert(1)</script>")
+
+
+def test_markdown_renders_tables_and_numbered_lists():
+    html = markdown_to_html("| a | b |\n|---|---|\n| 1 | 2 |\n\n1. x\n2. y")
+    assert "<th>a</th>" in html and "<td>2</td>" in html
+    assert '<ol start="1"><li>x</li><li>y</li></ol>' in html
+
+
+def test_every_bundled_stem_and_explanation_renders():
+    for question in bundled_bank().all_questions():
+        for text in (question.stem, question.explanation, question.errata):
+            if text:
+                assert markdown_to_html(text).strip(), question.id
+
+
+# --- answer widgets ------------------------------------------------------------------------
+def question(qid: str):
+    return bundled_bank().question(qid)
+
+
+def test_every_question_gets_a_widget_whose_empty_response_is_unanswered(qtbot):
+    for q in bundled_bank().all_questions():
+        widget = make_answer_widget(q)
+        qtbot.addWidget(widget)
+        assert not widget.is_answered(), q.id
+        assert not response_answered(q, widget.response()), q.id
+        grade_answer(q, widget.response())  # every shape is one grading accepts
+
+
+def test_fill_blank_has_one_field_per_blank_and_round_trips(qtbot):
+    q = next(q for q in bundled_bank().all_questions()
+             if q.type == "fill_blank" and q.blank_count > 1)
+    widget = FillBlankAnswer(q)
+    qtbot.addWidget(widget)
+    assert len(widget.edits) == q.blank_count
+    answers = [variants[0] for variants in q.answer]
+    widget.set_response(answers)
+    assert widget.response() == answers
+    assert grade_answer(q, widget.response()).verdict == "correct"
+
+
+def test_calculation_fields_with_units_grade_like_the_key(qtbot):
+    q = question("001/26")
+    widget = CalculationAnswer(q)
+    qtbot.addWidget(widget)
+    assert len(widget.values) == len(q.parts)
+    for edit, part in zip(widget.values, q.parts):
+        edit.setText(f"{part.value:.6g}")
+    widget.show_rubric()
+    for box in widget.rubric.boxes:
+        box.setChecked(True)
+    assert grade_answer(q, widget.response()).verdict == "correct"
+
+
+def test_choice_answer_keys_and_locking(qtbot):
+    widget = ChoiceAnswer(question("000/16"))
+    qtbot.addWidget(widget)
+    changes = []
+    widget.sig_changed.connect(lambda: changes.append(1))
+    assert widget.handle_key(Qt.Key.Key_A, "a") and widget.handle_key(Qt.Key.Key_3, "3")
+    assert widget.response() == ["A", "C"] and len(changes) == 2
+    widget.set_locked(True)
+    widget.handle_key(Qt.Key.Key_B, "b")
+    assert widget.response() == ["A", "C"]
+
+
+def test_programming_widget_buttons_disabled_until_console_then_emit(qtbot, tmp_path):
+    from question_db.model import CodeFiles, Question, RubricItem
+
+    starter = tmp_path / "starter.py"
+    starter.write_text("def solve():\n    pass\n", encoding="utf-8")
+    q = Question(id="t/1", paper_id="t", number=1, type="programming", points=10, stem="x",
+                 status="ok", answer="", seed_answer="",
+                 rubric=(RubricItem("checks", 8, auto=True), RubricItem("FLOPs", 2)),
+                 code=CodeFiles(reference=starter, starter=starter))
+    widget = ProgrammingAnswer(q)
+    qtbot.addWidget(widget)
+    assert widget.code() == "def solve():\n    pass\n"
+    assert not widget.check_button.isEnabled() and widget.check_button.toolTip()
+    widget.set_console_available(True)
+    with qtbot.waitSignal(widget.sig_check_requested) as blocker:
+        qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    assert blocker.args == ["t/1", widget.code()]
+    with qtbot.waitSignal(widget.sig_run_requested) as blocker:
+        qtbot.mouseClick(widget.run_button, Qt.MouseButton.LeftButton)
+    assert blocker.args == [widget.code()]
+    assert grade_answer(q, widget.response()).verdict == "pending"  # not checked yet
+    widget.set_checks([{"name": "a", "passed": True, "required": True}])
+    assert widget.response()["checks"][0]["passed"]
+
+
+# --- DbOps ---------------------------------------------------------------------------------
+def test_db_ops_delivers_results_on_the_ui_thread_and_shows_errors(qtbot, tmp_path):
+    import threading
+
+    worker = StoreWorker(tmp_path / "p.sqlite3")
+    db = DbOps(worker)
+    try:
+        threads = []
+        with qtbot.waitSignal(db.sig_idle):
+            db.run(lambda store: store.path.name,
+                   on_done=lambda name: threads.append((name, threading.current_thread())))
+        assert threads == [("p.sqlite3", threading.main_thread())]
+        with qtbot.waitSignal(db.sig_error) as blocker:
+            db.run(lambda store: store.session(999))
+        assert "KeyError" in blocker.args[0] and "999" in blocker.args[0]
+    finally:
+        assert worker.close()
+        db.deleteLater()
+
+
+# --- the entry point -----------------------------------------------------------------------
+def test_examdesk_main_starts_loads_the_bank_and_quits(tmp_path):
+    code = ("import sys\n"
+            "from PySide6.QtCore import QTimer\n"
+            "from PySide6.QtWidgets import QApplication\n"
+            "app = QApplication(sys.argv[:1])\n"
+            "from desktop.app import main\n"
+            "def check():\n"
+            "    w = [w for w in app.topLevelWidgets() if w.objectName() == 'main_window'][0]\n"
+            "    if w.library.cards:\n"
+            "        print('papers', len(w.library.cards), flush=True)\n"
+            "        w.close()\n"
+            "    else:\n"
+            "        QTimer.singleShot(50, check)\n"
+            "QTimer.singleShot(0, check)\n"
+            "sys.exit(main(['--data-dir', sys.argv[1]]))\n")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path),
+           "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "data")], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "papers 2" in result.stdout
+    assert (tmp_path / "data" / "progress.sqlite3").exists()
+
+
+def test_workaround_module_probe_is_safe_to_call_twice():
+    pyside_workarounds.install()
+    assert pyside_workarounds.install() in (True, False)
