@@ -40,6 +40,14 @@ def fill_answers(store: ProgressStore, bank: Bank, n_answers: int, *, per_sessio
                     "verdict": verdict, "points": pts, "max_points": q.points,
                     "seconds": rng.uniform(5, 300), "created_at": t + i})
             store.db["answers"].insert_all(rows, batch_size=500)
+            store.db["reviews"].insert_all(({
+                "uid": uuid.uuid4().hex, "question_id": r["question_id"],
+                "answer_uid": r["uid"], "rating": 1 if r["verdict"] == "wrong" else 3,
+                "missed": int(r["verdict"] != "correct"), "source": "auto",
+                "reviewed_at": r["created_at"]} for r in rows), batch_size=500)
             done += len(rows)
             t += 86400 / 8
+        for q in questions:  # one card per question, due spread over the next weeks
+            store.db.execute("INSERT OR REPLACE INTO cards (question_id, card, due) "
+                             "VALUES (?, '{}', ?)", [q.id, t + rng.uniform(-5, 20) * 86400])
     return n_sessions

@@ -12,7 +12,7 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from question_db.bank import load_bank
@@ -97,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def store_failed(error: BaseException) -> None:
         # TooNewDatabase / CorruptDatabase: the file is left untouched; nothing can be saved.
-        QMessageBox.critical(window, "examdesk", window.tr(
-            "The progress database cannot be opened, so examdesk cannot save your work.")
+        QMessageBox.critical(window, "examdesk", QCoreApplication.translate(
+            "App", "The progress database cannot be opened, so examdesk cannot save your work.")
             + f"\n\n{error}")
         app.exit(1)
 

@@ -234,11 +234,10 @@ def wrong_book(store: ProgressStore, bank: Bank, *, paper_id: str | None = None,
                include_mastered: bool = False) -> list[WrongEntry]:
     """Questions missed since they were last marked mastered, newest miss first."""
     rows = list(store.db.query("""
-        SELECT r.question_id, COUNT(*) AS misses, MAX(r.reviewed_at) AS last_missed,
-               (SELECT MAX(mastered_at) FROM mastery m WHERE m.question_id = r.question_id)
+        SELECT t.question_id, t.misses, t.last_missed_at AS last_missed,
+               (SELECT MAX(mastered_at) FROM mastery m WHERE m.question_id = t.question_id)
                    AS mastered_at
-        FROM reviews r WHERE r.missed = 1 GROUP BY r.question_id
-        ORDER BY last_missed DESC"""))
+        FROM question_reviews t WHERE t.misses > 0 ORDER BY last_missed DESC"""))
     entries = []
     for row in rows:
         mastered = row["mastered_at"] is not None and row["mastered_at"] >= row["last_missed"]

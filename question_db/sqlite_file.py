@@ -131,5 +131,11 @@ def set_aside(path: Path, reason: str, when: datetime) -> Path:
         side = Path(f"{path}{suffix}")
         if side.exists():
             os.replace(side, f"{dest}{suffix}")
-    os.replace(path, dest)  # last: until here the file is still found under its own name
+    if path.exists():  # last: until here the file is still found under its own name
+        os.replace(path, dest)
     return dest
+
+
+def has_files(path: Path) -> bool:
+    """Whether ``path`` or any of its SQLite companions exists."""
+    return any(Path(f"{path}{s}").exists() for s in ("", *SIDE_FILES))

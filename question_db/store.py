@@ -197,6 +197,34 @@ CREATE TABLE reviews (
 );
 CREATE INDEX reviews_by_question ON reviews (question_id, reviewed_at);
 
+-- per-question review summary for the wrong-answer book, kept by the triggers below
+CREATE TABLE question_reviews (
+    question_id TEXT PRIMARY KEY,
+    reviews INTEGER NOT NULL DEFAULT 0,
+    misses INTEGER NOT NULL DEFAULT 0,
+    last_missed_at REAL
+);
+
+CREATE TRIGGER reviews_totals_insert AFTER INSERT ON reviews BEGIN
+    INSERT INTO question_reviews (question_id) VALUES (NEW.question_id)
+        ON CONFLICT (question_id) DO NOTHING;
+    UPDATE question_reviews SET
+        reviews = reviews + 1,
+        misses = misses + NEW.missed,
+        last_missed_at = CASE WHEN NEW.missed = 1 AND (last_missed_at IS NULL
+                              OR NEW.reviewed_at > last_missed_at)
+                         THEN NEW.reviewed_at ELSE last_missed_at END
+    WHERE question_id = NEW.question_id;
+END;
+
+CREATE TRIGGER reviews_totals_update AFTER UPDATE OF missed ON reviews BEGIN
+    UPDATE question_reviews SET
+        misses = misses - OLD.missed + NEW.missed,
+        last_missed_at = (SELECT MAX(reviewed_at) FROM reviews
+                          WHERE question_id = NEW.question_id AND missed = 1)
+    WHERE question_id = NEW.question_id;
+END;
+
 CREATE TABLE mastery (
     question_id TEXT NOT NULL,
     mastered_at REAL NOT NULL,

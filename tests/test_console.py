@@ -41,6 +41,18 @@ def _settle(condition, timeout: float = 10.0) -> bool:
     return condition()
 
 
+SPAWN_SLEEPER = ("import subprocess, sys\n"
+                 "child = subprocess.Popen([sys.executable, '-c', "
+                 "'import time; time.sleep(600)'])\n")
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 @pytest.fixture(autouse=True)
 def no_leaks():
     """Fail the test if it leaves a child process or a Python thread running."""
@@ -399,16 +411,12 @@ def test_death_explanation_names_the_signal_and_shows_the_log_tail():
 
 def test_restart_kills_the_kernels_process_group(qtbot, ready):
     dock, _, _ = ready
-    code = ("import subprocess, sys\n"
-            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
-            "print(child.pid)\n")
-    assert run(qtbot, dock, code)["status"] == "ok"
-    grandchild = int(user_expression(dock.session, "child.pid"))
-    assert psutil.pid_exists(grandchild)
+    assert run(qtbot, dock, SPAWN_SLEEPER)["status"] == "ok"
+    sleeper = int(user_expression(dock.session, "child.pid"))
+    assert _running(sleeper)
     with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
         dock.session.restart()
-    assert _settle(lambda: not psutil.pid_exists(grandchild)
-                   or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE)
+    assert _settle(lambda: not _running(sleeper))
 
 
 # --- shutdown, kernel choice ----------------------------------------------------------
@@ -416,11 +424,15 @@ def test_restart_kills_the_kernels_process_group(qtbot, ready):
 def test_shutdown_is_idempotent_and_leaves_no_process(qtbot, ready):
     dock, _, _ = ready
     pid = dock.session.manager.provisioner.pid
+    assert run(qtbot, dock, SPAWN_SLEEPER)["status"] == "ok"
+    sleeper = int(user_expression(dock.session, "child.pid"))
     dock.shutdown()
     dock.shutdown()
     assert dock.session.state == ks.DISCONNECTED
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == "zombie"
     assert psutil.Process().children(recursive=True) == []
+    # a process the learner's code started would be re-parented, not ours: killed too
+    assert _settle(lambda: not _running(sleeper))
 
 
 def test_chooser_offers_app_kernel_first_and_remembers_a_connection_file(settings, qtbot,

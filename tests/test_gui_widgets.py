@@ -136,7 +136,7 @@ def test_every_question_gets_a_widget_whose_empty_response_is_unanswered(qtbot):
 
 def test_fill_blank_has_one_field_per_blank_and_round_trips(qtbot):
     q = next(q for q in bundled_bank().all_questions()
-             if q.type == "fill_blank" and q.blank_count > 1)
+             if q.type == "fill_blank" and q.blank_count > 1 and q.scored)
     widget = FillBlankAnswer(q)
     qtbot.addWidget(widget)
     assert len(widget.edits) == q.blank_count
@@ -244,3 +244,22 @@ def test_examdesk_main_starts_loads_the_bank_and_quits(tmp_path):
 def test_workaround_module_probe_is_safe_to_call_twice():
     pyside_workarounds.install()
     assert pyside_workarounds.install() in (True, False)
+
+
+def test_chinese_translation_ships_and_covers_base_class_strings(qapp):
+    from PySide6.QtCore import QCoreApplication
+
+    from desktop.app import install_translations
+
+    translators = install_translations(qapp, "zh_CN")
+    try:
+        assert translators, "resources/translations/examdesk_zh_CN.qm did not load"
+        assert QCoreApplication.translate("PaperSessionView", "Previous") == "上一题"
+        assert QCoreApplication.translate("", "Question %1") == "第 %1 题"
+        assert QCoreApplication.translate("ExamView", "Submit exam…") == "交卷…"
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+            translator.deleteLater()
+    ts = (REPO / "resources" / "translations" / "examdesk_zh_CN.ts").read_text("utf-8")
+    assert 'type="unfinished"' not in ts

@@ -195,6 +195,11 @@ def test_stats_queries_on_a_million_answers(tmp_path):
     by_type = stats.accuracy_by_type(big, BANK)
     assert sum(a.answers for a in by_type) == 1_000_000
     assert stats.score_trend(big, "001") and stats.time_per_question(big)
+    missed = {r[0]: r[1] for r in big.db.execute(
+        "SELECT question_id, COUNT(*) FROM reviews WHERE missed = 1 GROUP BY question_id")}
+    book = review.wrong_book(big, BANK)
+    assert {e.question.id: e.misses for e in book} == missed
+    assert sum(n for _, n in review.due_forecast(big, days=14)) > 0
     big.close()
 
 

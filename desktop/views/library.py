@@ -48,14 +48,14 @@ class PaperCard(QFrame):
         title.setWordWrap(True)
         layout.addWidget(title)
         errata = sum(1 for q in paper.questions if q.errata and q.status != "ok")
-        meta = QLabel(library.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
+        meta = QLabel(self.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
                       .replace("%1", str(len(paper.questions)))
                       .replace("%2", f"{paper.total_points:g}")
                       .replace("%3", str(paper.duration_minutes))
                       .replace("%4", str(errata)))
         meta.setStyleSheet("color: #666")
         layout.addWidget(meta)
-        self.scores = QLabel(library.tr("No exam taken yet"))
+        self.scores = QLabel(self.tr("No exam taken yet"))
         self.scores.setObjectName("scores")
         layout.addWidget(self.scores)
         self.badge = QLabel()
@@ -65,15 +65,15 @@ class PaperCard(QFrame):
         self.badge.hide()
         layout.addWidget(self.badge)
         buttons = QHBoxLayout()
-        self.practice_button = QPushButton(library.tr("Practice"))
+        self.practice_button = QPushButton(self.tr("Practice"))
         self.practice_button.setObjectName("practice")
         self.practice_button.clicked.connect(lambda: library.sig_practice.emit(paper.id))
-        self.exam_button = QPushButton(library.tr("Exam"))
+        self.exam_button = QPushButton(self.tr("Exam"))
         self.exam_button.setObjectName("exam")
         self.exam_button.clicked.connect(self._exam_clicked)
         self.reports_button = QToolButton()
         self.reports_button.setObjectName("reports")
-        self.reports_button.setText(library.tr("Past reports"))
+        self.reports_button.setText(self.tr("Past reports"))
         self.reports_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.reports_menu = QMenu(self.reports_button)
         self.reports_button.setMenu(self.reports_menu)
@@ -94,27 +94,26 @@ class PaperCard(QFrame):
             self.library.sig_exam.emit(self.paper.id)
 
     def update_progress(self, summary: PaperSummary, sessions: list[SessionRecord]) -> None:
-        tr = self.library.tr
         if summary.attempts:
-            self.scores.setText(tr("Best %1 · last %2 of %3 points · %4 exam(s)")
+            self.scores.setText(self.tr("Best %1 · last %2 of %3 points · %4 exam(s)")
                                 .replace("%1", f"{summary.best_score:g}")
                                 .replace("%2", f"{summary.last_score:g}")
                                 .replace("%3", f"{summary.max_score or 0:g}")
                                 .replace("%4", str(summary.attempts)))
         else:
-            self.scores.setText(tr("No exam taken yet"))
+            self.scores.setText(self.tr("No exam taken yet"))
         self.unfinished = summary.unfinished_session_id
         active = next((s for s in sessions if s.id == self.unfinished), None)
         if active is not None:
             left = active.remaining() or 0
-            self.badge.setText("⏱ " + tr("Unfinished exam: %1 left").replace(
+            self.badge.setText("⏱ " + self.tr("Unfinished exam: %1 left").replace(
                 "%1", format_remaining(left)) if left > 0 else
-                "⏱ " + tr("Unfinished exam: time is up, it will be submitted"))
+                "⏱ " + self.tr("Unfinished exam: time is up, it will be submitted"))
             self.badge.show()
-            self.exam_button.setText(tr("Resume exam"))
+            self.exam_button.setText(self.tr("Resume exam"))
         else:
             self.badge.hide()
-            self.exam_button.setText(tr("Exam"))
+            self.exam_button.setText(self.tr("Exam"))
         self.finished = [s for s in sessions if s.mode == "exam"
                          and s.state in ("submitted", "auto_submitted")]
         self.reports_menu.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -82,11 +82,14 @@ class PaperSessionView(QWidget):
         self.stack = QStackedWidget()
         self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.position = QLabel()
-        self.prev_button = QPushButton("◀ " + self.tr("Previous"))
-        self.next_button = QPushButton(self.tr("Next") + " ▶")
-        self.flag_button = QPushButton("⚑ " + self.tr("Flag"))
+        # Explicit context: self.tr() would look these up under the subclass's name.
+        translate = QCoreApplication.translate
+        self.prev_button = QPushButton("◀ " + translate("PaperSessionView", "Previous"))
+        self.next_button = QPushButton(translate("PaperSessionView", "Next") + " ▶")
+        self.flag_button = QPushButton("⚑ " + translate("PaperSessionView", "Flag"))
         self.flag_button.setCheckable(True)
-        self.flag_button.setToolTip(self.tr("Flag this question to come back to it (Ctrl+F)"))
+        self.flag_button.setToolTip(translate(
+            "PaperSessionView", "Flag this question to come back to it (Ctrl+F)"))
         for button in (self.prev_button, self.next_button, self.flag_button):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.prev_button.clicked.connect(lambda: self.go_to(self.current - 1))

@@ -21,7 +21,8 @@ VERDICT_COLORS = {CORRECT: "#1b7f3b", PARTIAL: "#b26a00", WRONG: "#c62828",
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("QuestionView", text)
+    # Module-level tr() calls land in lupdate's empty context; look them up there.
+    return QCoreApplication.translate("", text)
 
 
 def type_label(qtype: str) -> str:
@@ -163,8 +164,9 @@ class QuestionView(QScrollArea):
 
         header = QHBoxLayout()
         where = f"{section.title} · " if section else ""
+        number = tr("Question %1").replace("%1", str(question.number))
         self.title = rich_label(
-            f"<b>{where}{tr('Question')} {question.number}</b> "
+            f"<b>{where}{number}</b> "
             f"<span style='color:#777'>({index + 1}/{total}) · {type_label(question.type)} · "
             f"{question.points:g} {tr('points')}</span>", name="question_title")
         header.addWidget(self.title, 1)

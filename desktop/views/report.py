@@ -40,7 +40,8 @@ from .question_view import key_html, type_label, verdict_html, verdict_label
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("ReportView", text)
+    # Module-level tr() calls land in lupdate's empty context; look them up there.
+    return QCoreApplication.translate("", text)
 
 
 def response_html(question: Question, response: Any, *, dark: bool = False) -> str:
@@ -229,13 +230,15 @@ class ReportView(QWidget):
         dark = self.dark
         grade = {"verdict": row.verdict, "points": row.points, "max_points": row.max_points}
         flag = " ⚑" if row.flagged else ""
-        out = [f"<h3 style='margin-bottom:2px'>{tr('Question')} {row.number}{flag} "
+        number = tr("Question %1").replace("%1", str(row.number))
+        out = [f"<h3 style='margin-bottom:2px'>{number}{flag} "
                f"<span style='font-weight:normal; color:#777'>· {html.escape(row.section)} · "
                f"{type_label(row.type)} · {_time(row.seconds)}</span></h3>",
                verdict_html(grade)]
         if row.verdict == PENDING and question.rubric and any(
                 not item.auto for item in question.rubric):
-            out.append(f" · <a href='selfmark:{row.number}'>{tr('Self-mark…')}</a>")
+            label = tr("Self-mark…")
+            out.append(f" · <a href='selfmark:{row.number}'>{label}</a>")
         out.append(markdown_to_html(question.stem, dark=dark))
         out.append("<p><b>" + tr("Your answer") + ":</b></p>"
                    + response_html(question, row.response, dark=dark))

@@ -1,0 +1,316 @@
+"""examdesk benchmarks: every metric next to a baseline measured in the same run.
+
+    python bench/run.py [--quick] [--json FILE] [--only NAME ...]
+
+Ratios against a same-run baseline keep the numbers meaningful on a noisy machine; the
+goals come from the issue tracker. Nothing here is asserted by the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+PY = sys.executable
+ENV = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+       "PYTHONPATH": str(REPO)}
+
+
+@dataclass
+class Metric:
+    name: str
+    value: float
+    unit: str
+    baseline: float | None
+    ratio: float | None
+    goal: str
+    met: bool | None
+    note: str = ""
+
+
+def metric(name: str, value: float, unit: str, baseline: float | None, goal: str,
+           met: bool | None, note: str = "") -> Metric:
+    ratio = value / baseline if baseline else None
+    return Metric(name, round(value, 4), unit, None if baseline is None else round(baseline, 4),
+                  None if ratio is None else round(ratio, 3), goal, met, note)
+
+
+def median_of(fn: Callable[[], float], repeat: int) -> float:
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+# --- child processes that print a marker when they reach the measured point ---------------
+
+def time_to_marker(code: list[str], marker: str, timeout: float = 120.0,
+                   env: dict | None = None) -> tuple[float, str]:
+    """Seconds from spawn to the first stdout line starting with ``marker`` (+ that line)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(code, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=env or ENV, cwd=REPO)
+    try:
+        deadline = start + timeout
+        for line in proc.stdout:
+            if line.startswith(marker):
+                return time.perf_counter() - start, line.strip()
+            if time.perf_counter() > deadline:
+                break
+        raise RuntimeError(f"{marker!r} not seen from {' '.join(code[:3])}")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+BARE_WINDOW = """
+import resource, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv)
+w = QMainWindow(); w.resize(1200, 800); w.show()
+def done():
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"READY rss_mib={rss:.1f}", flush=True)
+QTimer.singleShot(0, done)
+app.exec()
+"""
+
+RAW_KERNEL_TORCH = """
+import time, sys
+from jupyter_client import KernelManager
+km = KernelManager(kernel_name="python3")
+km.kernel_cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+km.start_kernel()
+kc = km.client(); kc.start_channels(); kc.wait_for_ready(60)
+kc.execute_interactive("import torch", timeout=120)
+reply = kc.execute_interactive("", user_expressions={"rss": "__import__('resource').getrusage("
+                               "__import__('resource').RUSAGE_SELF).ru_maxrss"}, timeout=30)
+rss = int(reply["content"]["user_expressions"]["rss"]["data"]["text/plain"]) / 1024
+print(f"READY rss_mib={rss:.1f}", flush=True)
+kc.stop_channels(); km.shutdown_kernel(now=True)
+"""
+
+
+def bench_launch(quick: bool) -> list[Metric]:
+    repeat = 2 if quick else 5
+    bare = [time_to_marker([PY, "-c", BARE_WINDOW], "READY") for _ in range(repeat)]
+    app = [time_to_marker([PY, "-m", "desktop", "--bench-ready", "--no-kernel",
+                           "--data-dir", tempfile.mkdtemp(prefix="examdesk-bench-")],
+                          "LIBRARY_READY") for _ in range(repeat)]
+    t_bare = statistics.median(t for t, _ in bare)
+    t_app = statistics.median(t for t, _ in app)
+    rss_bare = float(bare[-1][1].split("rss_mib=")[1])
+    rss_app = float(app[-1][1].split("rss_mib=")[1])
+    return [
+        metric("launch_to_library", t_app, "s", t_bare, "ratio ≤ 2.0 vs bare QMainWindow",
+               t_app / t_bare <= 2.0),
+        metric("app_rss_without_kernel", rss_app, "MiB", rss_bare, "≤ 200 MiB",
+               rss_app <= 200),
+    ]
+
+
+def bench_console(quick: bool) -> list[Metric]:
+    repeat = 1 if quick else 3
+    raw = [time_to_marker([PY, "-c", RAW_KERNEL_TORCH], "READY", timeout=180)
+           for _ in range(repeat)]
+    app = [time_to_marker([PY, "-m", "desktop", "--bench-ready", "--data-dir",
+                           tempfile.mkdtemp(prefix="examdesk-bench-")],
+                          "CONSOLE_READY", timeout=180) for _ in range(repeat)]
+    t_raw = statistics.median(t for t, _ in raw)
+    t_app = statistics.median(t for t, _ in app)
+    kernel_rss = float(app[-1][1].split("kernel_rss_mib=")[1]) if "kernel_rss_mib=" in \
+        app[-1][1] else float("nan")
+    raw_rss = float(raw[-1][1].split("rss_mib=")[1])
+    return [
+        metric("launch_to_console_with_torch", t_app, "s", t_raw,
+               "ratio ≤ 1.1 vs raw ipykernel start + import torch", t_app / t_raw <= 1.1),
+        metric("kernel_rss_after_torch", kernel_rss, "MiB", raw_rss, "report", None),
+    ]
+
+
+def bench_question_switch(quick: bool) -> list[Metric]:
+    code = [PY, "-m", "bench.question_switch"] + (["--quick"] if quick else [])
+    out = subprocess.run(code, capture_output=True, text=True, env=ENV, cwd=REPO,
+                         timeout=600)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    p95 = data["p95_ms"]
+    return [
+        metric("question_switch_p50", data["p50_ms"], "ms", data["baseline_p50_ms"],
+               "report", None, f"{data['n']} questions"),
+        metric("question_switch_p95", p95, "ms", data["baseline_p95_ms"], "p95 ≤ 16 ms",
+               p95 <= 16),
+        metric("question_switch_max", data["max_ms"], "ms", data["baseline_max_ms"], "report",
+               None),
+    ]
+
+
+def bench_store(quick: bool) -> list[Metric]:
+    from question_db.bank import load_bank
+    from question_db.grading import grade_answer
+    from question_db.store import ProgressStore
+
+    bank = load_bank()
+    q = bank.question("001/3")
+    grade = grade_answer(q, q.answer)
+    n = 300 if quick else 2000
+    with tempfile.TemporaryDirectory() as tmp:
+        store = ProgressStore(Path(tmp) / "p.db")
+        sid = store.start_session(paper_id="001", mode="practice")
+        commit, draft = [], []
+        for i in range(n):
+            t = time.perf_counter()
+            store.record_answer(sid, q.id, q.answer, grade=grade, seconds=float(i))
+            commit.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            store.save_draft(sid, "001/4", {"text": "x" * 200}, seconds=float(i))
+            draft.append(time.perf_counter() - t)
+        store.close()
+        # baseline: the physical floor, one bare INSERT + COMMIT in the same journal mode
+        conn = sqlite3.connect(Path(tmp) / "raw.db", isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT, c REAL)")
+        raw = []
+        for i in range(n):
+            t = time.perf_counter()
+            conn.execute("BEGIN")
+            conn.execute("INSERT INTO t (a, b, c) VALUES (?, ?, ?)", ["001/3", '"B"', i])
+            conn.execute("COMMIT")
+            raw.append(time.perf_counter() - t)
+        conn.close()
+    med, med_draft, med_raw = (statistics.median(x) * 1000 for x in (commit, draft, raw))
+    return [
+        metric("answer_commit_median", med, "ms", med_raw, "median ≤ 1 ms", med <= 1.0),
+        metric("draft_autosave_median", med_draft, "ms", med_raw, "report", None),
+    ]
+
+
+def bench_stats(quick: bool) -> list[Metric]:
+    from bench.synthetic import fill_answers
+    from question_db import review, stats
+    from question_db.bank import load_bank
+    from question_db.store import ProgressStore
+
+    bank = load_bank()
+    n = 100_000 if quick else 1_000_000
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.db"
+        store = ProgressStore(path)
+        t = time.perf_counter()
+        fill_answers(store, bank, n)
+        fill_s = time.perf_counter() - t
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size_mib = path.stat().st_size / 2**20
+        baseline = median_of(lambda: _timed(lambda: store.db.execute(
+            "SELECT COUNT(*) FROM answers").fetchone()), 5) * 1000
+        queries = {
+            "accuracy_by_topic": lambda: stats.accuracy_by_topic(store, bank),
+            "accuracy_by_type": lambda: stats.accuracy_by_type(store, bank),
+            "score_trend": lambda: stats.score_trend(store, "001"),
+            "time_per_question": lambda: stats.time_per_question(store),
+            "due_forecast_14d": lambda: review.due_forecast(store, days=14),
+            "wrong_book": lambda: review.wrong_book(store, bank),
+        }
+        for name, fn in queries.items():
+            ms = median_of(lambda: _timed(fn), 5) * 1000
+            out.append(metric(f"stats_{name}", ms, "ms", baseline, "≤ 100 ms", ms <= 100,
+                              f"{n:,} answers; baseline = SELECT COUNT(*) over them"))
+        store.close()
+    out.append(metric("db_size_per_million_answers", size_mib * 1_000_000 / n, "MiB", None,
+                      "report", None, f"filled {n:,} answers in {fill_s:.1f} s"))
+    return out
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def bench_checks(quick: bool) -> list[Metric]:
+    from question_db.bank import load_bank
+    from question_db.checks.runner import KernelCheckRunner, shutdown_kernel, start_kernel
+
+    bank = load_bank()
+    out = []
+    km, kc, _ = start_kernel()
+    try:
+        runner = KernelCheckRunner(kc, km.interrupt_kernel)
+        t = time.perf_counter()
+        runner.prepare()  # imports torch: the baseline every check run pays anyway
+        baseline = time.perf_counter() - t
+        for q in [q for q in bank.all_questions() if q.type == "programming"]:
+            runner.define_solution(q.code.read("reference"))
+            report = runner.run_suite(q, q.code.read("reference"), device="cpu")
+            secs = sum(c.get("seconds", 0) for c in report.checks)
+            out.append(metric(f"check_suite_cpu_{q.id.replace('/', '_')}", report.seconds, "s",
+                              baseline, "≤ 10 s on CPU (no compile check)",
+                              report.seconds <= 10 and report.passed,
+                              f"{len(report.checks)} checks, {secs:.2f} s inside checks; "
+                              "baseline = harness install + import torch"))
+    finally:
+        shutdown_kernel(km, kc)
+    return out
+
+
+GROUPS: dict[str, Callable[[bool], list[Metric]]] = {
+    "launch": bench_launch,
+    "console": bench_console,
+    "question_switch": bench_question_switch,
+    "store": bench_store,
+    "stats": bench_stats,
+    "checks": bench_checks,
+}
+
+
+def print_table(metrics: list[Metric]) -> None:
+    print(f"{'metric':<34} {'value':>10} {'unit':<4} {'baseline':>9} {'ratio':>7}  "
+          f"{'goal':<44} met")
+    for m in metrics:
+        met = {True: "yes", False: "NO", None: "-"}[m.met]
+        base = "-" if m.baseline is None else f"{m.baseline:g}"
+        ratio = "-" if m.ratio is None else f"{m.ratio:g}"
+        print(f"{m.name:<34} {m.value:>10g} {m.unit:<4} {base:>9} {ratio:>7}  {m.goal:<44} "
+              f"{met}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, 100k answers")
+    parser.add_argument("--json", metavar="FILE", help="write the metrics as JSON")
+    parser.add_argument("--only", nargs="*", choices=sorted(GROUPS), help="run these groups")
+    args = parser.parse_args(argv)
+    metrics: list[Metric] = []
+    for name in args.only or GROUPS:
+        gc.collect()
+        try:
+            metrics += GROUPS[name](args.quick)
+        except Exception as exc:  # one broken group must not hide the others' numbers
+            metrics.append(Metric(name, float("nan"), "", None, None, "ran", False,
+                                  f"{type(exc).__name__}: {exc}"))
+        print(f"[{name} done]", file=sys.stderr, flush=True)
+    print_table(metrics)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"metrics": [asdict(m) for m in metrics]},
+                                              indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

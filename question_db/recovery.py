@@ -1,0 +1,153 @@
+"""Open the learner's progress so that examdesk always starts and nothing is lost silently.
+
+``open_progress`` returns a usable store plus the ``Notice``s the learner must read:
+
+- damaged file: set aside as ``progress.corrupt-YYYYMMDD-HHMMSS.sqlite3`` (with its -wal and
+  -shm), a new file started, and the newest good backup named for ``backups.restore_backup``.
+- file from a newer examdesk: left untouched where it is, so the updated app finds the full
+  history in its usual place; until then progress goes to ``progress-schemaN.sqlite3``
+  beside it. (Moving it aside instead would leave the updated app an almost empty file and
+  the real history under an odd name; a read-only session would save nothing at all.)
+- read-only folder or file, or a disk too full to create the file: a read-only store that
+  shows what it can and refuses every write with ``StorageReadOnly``.
+- a daily backup (``backups.py``); a failed backup or a nearly full disk is a notice.
+
+Take the instance lock (``instance_lock.py``) before calling it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from . import backups
+from .sqlite_file import StorageError, StorageFull, set_aside, writable_dir
+from .store import SCHEMA_VERSION, CorruptDatabase, ProgressStore, StoreWorker, TooNewDatabase
+
+PROGRESS_FILE = "progress.sqlite3"
+LOW_DISK_BYTES = 10 * 2**20
+
+CORRUPT = "corrupt"
+TOO_NEW = "too_new"
+READ_ONLY = "read_only"
+DISK_FULL = "disk_full"
+STORAGE = "storage"
+BACKUP_FAILED = "backup_failed"
+LOW_DISK = "low_disk"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the learner must be told at start-up.
+
+    ``message`` is complete English text naming the file; ``kind`` (one of the constants
+    above) and the paths let the desktop show a translated text instead.
+    """
+
+    kind: str
+    message: str
+    path: Path  # the file (or folder) it is about
+    moved_to: Path | None = None  # where a damaged file was kept
+    backup: Path | None = None  # the newest good backup, to offer restoring
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def progress_path(data_dir: Path) -> Path:
+    return Path(data_dir) / PROGRESS_FILE
+
+
+def side_path(path: Path) -> Path:
+    """Where this version saves progress while ``path`` belongs to a newer examdesk."""
+    return path.with_name(f"{path.stem}-schema{SCHEMA_VERSION}{path.suffix}")
+
+
+def _detail(exc: Exception, path: Path) -> str:
+    return str(exc).removeprefix(f"{path}: ")
+
+
+def _open_or_replace_damaged(path: Path, data_dir: Path, now: datetime,
+                             notices: list[Notice]) -> ProgressStore:
+    try:
+        return ProgressStore(path)
+    except CorruptDatabase as exc:
+        moved = set_aside(path, "corrupt", now)
+        good = backups.newest_good_backup(data_dir, path)
+        offer = (f" A backup is available ({good}): restore it to get your progress back as "
+                 f"of that day." if good else " No backup of it was found.")
+        notices.append(Notice(
+            CORRUPT, f"Your progress file {path} is damaged ({_detail(exc, path)}). It was "
+                     f"kept unchanged as {moved}, and examdesk started a new, empty progress "
+                     f"file.{offer}", path, moved_to=moved, backup=good))
+        return ProgressStore(path)
+
+
+def _read_only(path: Path, notices: list[Notice], kind: str, message: str) -> ProgressStore:
+    notices.append(Notice(kind, message, path))
+    return ProgressStore(path, read_only=True)
+
+
+def open_progress(data_dir: Path, *, now: datetime | None = None, keep_backups: int =
+                  backups.KEEP) -> tuple[ProgressStore, list[Notice]]:
+    """A store for ``data_dir``'s progress and what the learner must be told; never raises
+    for a damaged, too-new or unwritable file (an ``OSError`` from the OS itself may)."""
+    data_dir, now = Path(data_dir), now or datetime.now()
+    path = progress_path(data_dir)
+    notices: list[Notice] = []
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # reported as read-only just below
+    if not data_dir.is_dir() or not writable_dir(data_dir) or (
+            path.exists() and not os.access(path, os.W_OK)):
+        return _read_only(path, notices, READ_ONLY, (
+            f"The data folder {data_dir} is read-only, so examdesk cannot save your progress. "
+            f"You can look at what was saved before, but new answers will not be saved. Make "
+            f"the folder writable, or start examdesk with --data-dir set to a writable "
+            f"folder.")), notices
+    try:
+        try:
+            store = _open_or_replace_damaged(path, data_dir, now, notices)
+        except TooNewDatabase:
+            newer, path = path, side_path(path)
+            notices.append(Notice(
+                TOO_NEW, f"Your progress file {newer} was written by a newer version of "
+                         f"examdesk. It was left untouched. Until you update examdesk, your "
+                         f"progress is saved in {path} instead; after updating, your full "
+                         f"history is back.", newer))
+            store = _open_or_replace_damaged(path, data_dir, now, notices)
+    except (StorageError, TooNewDatabase, CorruptDatabase) as exc:
+        full = isinstance(exc, StorageFull)
+        return _read_only(path, notices, DISK_FULL if full else STORAGE, (
+            f"examdesk cannot save your progress in {path} "
+            f"({'the disk is full' if full else _detail(exc, path)}). Nothing you do will be "
+            f"saved until that is fixed; then restart examdesk.")), notices
+    if not any(n.kind == CORRUPT for n in notices):  # a fresh file must not push out backups
+        _backup(store.path, data_dir, now, keep_backups, notices)
+    free = shutil.disk_usage(data_dir).free
+    if free < LOW_DISK_BYTES:
+        notices.append(Notice(
+            LOW_DISK, f"Only {free / 2**20:.1f} MiB are free on the disk that holds {data_dir}. "
+                      f"When it is full, examdesk cannot save your answers.", data_dir))
+    return store, notices
+
+
+def _backup(path: Path, data_dir: Path, now: datetime, keep: int,
+            notices: list[Notice]) -> None:
+    try:
+        backups.daily_backup(path, data_dir, today=now.date(), keep=keep)
+    except Exception as exc:  # noqa: BLE001 - a failed backup must not stop the app
+        folder = backups.backups_dir(data_dir)
+        notices.append(Notice(
+            BACKUP_FAILED, f"The daily backup of {path} could not be written to {folder} "
+                           f"({exc}). Your progress file itself is fine.", folder))
+
+
+def progress_worker(data_dir: Path, **kwargs) -> StoreWorker:
+    """A ``StoreWorker`` that opens with ``open_progress`` on its thread; its ``ready``
+    future resolves to the list of notices."""
+    return StoreWorker(progress_path(data_dir),
+                       open_store=lambda: open_progress(data_dir, **kwargs))

@@ -1,0 +1,694 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name></name>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="30"/>
+        <source>Single choice</source>
+        <translation>单选题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="31"/>
+        <source>Multiple choice</source>
+        <translation>多选题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="32"/>
+        <source>Fill in the blanks</source>
+        <translation>填空题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="33"/>
+        <source>Calculation</source>
+        <translation>计算题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="34"/>
+        <source>Short answer</source>
+        <translation>简答题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="35"/>
+        <source>System design</source>
+        <translation>系统设计题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="36"/>
+        <source>Programming</source>
+        <translation>编程题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <location filename="../../desktop/views/report.py" line="143"/>
+        <location filename="../../desktop/views/report.py" line="146"/>
+        <source>Correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <source>Partly correct</source>
+        <translation>部分正确</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <source>Wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <source>Unanswered</source>
+        <translation>未作答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <location filename="../../desktop/views/report.py" line="144"/>
+        <location filename="../../desktop/views/report.py" line="147"/>
+        <source>Pending</source>
+        <translation>待评</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <source>Void (not scored)</source>
+        <translation>作废（不计分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="53"/>
+        <location filename="../../desktop/views/report.py" line="210"/>
+        <source>points</source>
+        <translation>分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="60"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="71"/>
+        <source>also accepted</source>
+        <translation>也接受</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="119"/>
+        <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
+        <translation>勘误：原卷答案有误，已更正</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="120"/>
+        <source>Errata: this question is void: no option is correct, so it is not scored</source>
+        <translation>勘误：本题作废（无正确选项），不计分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="122"/>
+        <source>Errata: this question is disputed; defensible keys are accepted</source>
+        <translation>勘误：本题存在争议，合理答案均判对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="123"/>
+        <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
+        <translation>勘误：答案正确，但原卷题干或解析有误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="130"/>
+        <location filename="../../desktop/views/report.py" line="261"/>
+        <source>Source paper&apos;s key</source>
+        <translation>原卷答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="134"/>
+        <source>none (void)</source>
+        <translation>无（作废）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="135"/>
+        <source>Verified key</source>
+        <translation>核实答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="141"/>
+        <source>Source paper&apos;s answer</source>
+        <translation>原卷答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="167"/>
+        <location filename="../../desktop/views/report.py" line="233"/>
+        <source>Question %1</source>
+        <translation>第 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="173"/>
+        <source>Flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="185"/>
+        <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
+        <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="224"/>
+        <location filename="../../desktop/views/report.py" line="94"/>
+        <location filename="../../desktop/views/report.py" line="246"/>
+        <source>Reference answer</source>
+        <translation>参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="227"/>
+        <location filename="../../desktop/views/question_view.py" line="234"/>
+        <location filename="../../desktop/views/report.py" line="249"/>
+        <location filename="../../desktop/views/report.py" line="255"/>
+        <source>Key</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="228"/>
+        <source>Worked solution</source>
+        <translation>详细解答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="231"/>
+        <location filename="../../desktop/views/report.py" line="252"/>
+        <source>Reference solution</source>
+        <translation>参考实现</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="238"/>
+        <location filename="../../desktop/views/report.py" line="266"/>
+        <source>Explanation</source>
+        <translation>解析</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="50"/>
+        <location filename="../../desktop/views/report.py" line="70"/>
+        <source>no answer</source>
+        <translation>未作答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="84"/>
+        <source>Self-mark question %1</source>
+        <translation>自评第 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="132"/>
+        <source>Library</source>
+        <translation>题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="143"/>
+        <source>Section</source>
+        <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="143"/>
+        <location filename="../../desktop/views/report.py" line="146"/>
+        <location filename="../../desktop/views/report.py" line="149"/>
+        <source>Points</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="143"/>
+        <location filename="../../desktop/views/report.py" line="146"/>
+        <source>Max</source>
+        <translation>满分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="146"/>
+        <source>Topic</source>
+        <translation>知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="149"/>
+        <source>Question</source>
+        <translation>题号</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="149"/>
+        <source>Type</source>
+        <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="149"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="150"/>
+        <source>Time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="158"/>
+        <source>By section</source>
+        <translation>按题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="160"/>
+        <source>By topic</source>
+        <translation>按知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="162"/>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="163"/>
+        <source>Questions</source>
+        <translation>逐题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="164"/>
+        <source>Time per question</source>
+        <translation>每题用时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="193"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="198"/>
+        <source>submitted</source>
+        <translation>已交卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="198"/>
+        <source>submitted when time ran out</source>
+        <translation>时间到自动交卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="200"/>
+        <source>in progress</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="200"/>
+        <source>abandoned</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="205"/>
+        <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
+        <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="210"/>
+        <source>time used</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="240"/>
+        <source>Self-mark…</source>
+        <translation>自评…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="243"/>
+        <source>Your answer</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="264"/>
+        <source>Errata</source>
+        <translation>勘误</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerSheet</name>
+    <message>
+        <location filename="../../desktop/views/answer_sheet.py" line="32"/>
+        <source>Answer sheet</source>
+        <translation>答题卡</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_sheet.py" line="41"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_sheet.py" line="60"/>
+        <source>■ answered   □ unanswered   ⚑ orange border: flagged</source>
+        <translation>■ 已答   □ 未答   橙色边框：已标记</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <location filename="../../desktop/app.py" line="100"/>
+        <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
+        <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
+    </message>
+</context>
+<context>
+    <name>CalculationAnswer</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="294"/>
+        <source>number, e.g. 2.7e8</source>
+        <translation>数值，如 2.7e8</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="303"/>
+        <source>Working (expression and derivation):</source>
+        <translation>解题过程（表达式与推导）：</translation>
+    </message>
+</context>
+<context>
+    <name>ExamView</name>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="133"/>
+        <source>Submit exam…</source>
+        <translation>交卷…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="142"/>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="148"/>
+        <source>Exam</source>
+        <translation>考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="181"/>
+        <source>%1 minutes left.</source>
+        <translation>还剩 %1 分钟。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="194"/>
+        <source>Submit the exam now? You cannot change answers afterwards.</source>
+        <translation>现在交卷吗？交卷后不能再修改答案。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="196"/>
+        <source>Unanswered: %1</source>
+        <translation>未作答：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="198"/>
+        <source>Flagged: %1</source>
+        <translation>已标记：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="199"/>
+        <source>Time left: %1</source>
+        <translation>剩余时间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="200"/>
+        <source>Submit exam</source>
+        <translation>交卷</translation>
+    </message>
+</context>
+<context>
+    <name>FillBlankAnswer</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="195"/>
+        <source>Blank %1</source>
+        <translation>第 %1 空</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryView</name>
+    <message>
+        <location filename="../../desktop/views/library.py" line="151"/>
+        <source>Papers</source>
+        <translation>试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="153"/>
+        <source>Loading the question bank…</source>
+        <translation>正在加载题库…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="182"/>
+        <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
+        <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="186"/>
+        <source>No papers found.</source>
+        <translation>未找到试卷。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/main_window.py" line="96"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="97"/>
+        <source>&amp;Library</source>
+        <translation>题库(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="101"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="105"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="106"/>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="107"/>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="108"/>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="138"/>
+        <source>examdesk</source>
+        <translation>examdesk</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="139"/>
+        <source>Saving or loading progress failed:</source>
+        <translation>保存或读取进度失败：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="182"/>
+        <source>Paper %1 is not in the question bank.</source>
+        <translation>题库中没有试卷 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="269"/>
+        <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
+        <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="271"/>
+        <source>Exam time is up</source>
+        <translation>考试时间已到</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="275"/>
+        <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
+        <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="278"/>
+        <source>Resume exam</source>
+        <translation>继续考试</translation>
+    </message>
+</context>
+<context>
+    <name>PaperCard</name>
+    <message>
+        <location filename="../../desktop/views/library.py" line="51"/>
+        <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
+        <translation>%1 题 · %2 分 · %3 分钟 · %4 题已勘误或作废</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="58"/>
+        <location filename="../../desktop/views/library.py" line="104"/>
+        <source>No exam taken yet</source>
+        <translation>尚未考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="68"/>
+        <source>Practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="71"/>
+        <location filename="../../desktop/views/library.py" line="116"/>
+        <source>Exam</source>
+        <translation>考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="76"/>
+        <source>Past reports</source>
+        <translation>历史成绩单</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="98"/>
+        <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
+        <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="109"/>
+        <source>Unfinished exam: %1 left</source>
+        <translation>未完成的考试：剩余 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="111"/>
+        <source>Unfinished exam: time is up, it will be submitted</source>
+        <translation>未完成的考试：时间已到，将自动交卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="113"/>
+        <source>Resume exam</source>
+        <translation>继续考试</translation>
+    </message>
+</context>
+<context>
+    <name>PaperSessionView</name>
+    <message>
+        <location filename="../../desktop/views/paper_session.py" line="87"/>
+        <source>Previous</source>
+        <translation>上一题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/paper_session.py" line="88"/>
+        <source>Next</source>
+        <translation>下一题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/paper_session.py" line="89"/>
+        <source>Flag</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/paper_session.py" line="91"/>
+        <source>Flag this question to come back to it (Ctrl+F)</source>
+        <translation>标记本题，稍后回看（Ctrl+F）</translation>
+    </message>
+</context>
+<context>
+    <name>PracticeView</name>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="47"/>
+        <source>Library</source>
+        <translation>题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="50"/>
+        <source>Practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="57"/>
+        <source>Submit (Enter)</source>
+        <translation>提交（Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="61"/>
+        <source>Save self-marks</source>
+        <translation>保存自评</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="100"/>
+        <source>%1 of %2 answered · %3 points</source>
+        <translation>已答 %1/%2 题 · %3 分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="125"/>
+        <source>Answer first, then submit.</source>
+        <translation>请先作答再提交。</translation>
+    </message>
+</context>
+<context>
+    <name>ProgrammingAnswer</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="379"/>
+        <source>Run in console</source>
+        <translation>在控制台运行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="380"/>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="406"/>
+        <source>The Python console is not available yet; your code is saved and will be checked later.</source>
+        <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="414"/>
+        <source>%1 of %2 checks passed</source>
+        <translation>通过 %1/%2 项检查</translation>
+    </message>
+</context>
+<context>
+    <name>RubricChecklist</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="220"/>
+        <source>Self-marking: tick each point your answer covers</source>
+        <translation>自评：勾选你的答案覆盖的要点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="231"/>
+        <source>scored by the checks</source>
+        <translation>由代码检查计分</translation>
+    </message>
+</context>
+<context>
+    <name>StartExamDialog</name>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="69"/>
+        <source>Start exam</source>
+        <translation>开始考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="79"/>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="80"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="81"/>
+        <source>Questions</source>
+        <translation>逐题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="82"/>
+        <source>Points</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="89"/>
+        <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
+        <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="96"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+</context>
+<context>
+    <name>SubjectiveAnswer</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="337"/>
+        <source>Write your answer here.</source>
+        <translation>在此作答。</translation>
+    </message>
+</context>
+</TS>
