@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from typing import Any, Callable
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,9 @@ class DbOps(QObject):
         super().__init__(parent)
         self.worker = worker
         self._pending = 0
-        self._sig_done.connect(self._deliver)  # auto connection: queued from the worker
+        # Always queued: a job that finished before add_done_callback() would otherwise call
+        # back synchronously inside run(), before the caller has stored what run() returned.
+        self._sig_done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
 
     @property
     def pending(self) -> int:

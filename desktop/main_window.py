@@ -151,6 +151,9 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(view)
         if hasattr(view, "sig_leave"):
             view.sig_leave.connect(self.go_library)
+        if isinstance(view, ReportView):
+            view.sig_check_requested.connect(self.sig_check_requested)
+            view.set_console_available(self.console_available)
         if isinstance(view, PaperSessionView):
             view.sig_run_requested.connect(self.sig_run_requested)
             view.sig_check_requested.connect(self.sig_check_requested)
@@ -286,13 +289,27 @@ class MainWindow(QMainWindow):
     def set_console_available(self, available: bool) -> None:
         """Enable the Run / Check buttons of programming questions."""
         self.console_available = available
-        if isinstance(self.screen_view, PaperSessionView):
+        if isinstance(self.screen_view, (PaperSessionView, ReportView)):
             self.screen_view.set_console_available(available)
+
+    def on_check_finished(self, question_id: str, report: dict) -> None:
+        """``CheckController.sig_check_finished``: store results, or say why there are none."""
+        if report.get("error"):
+            view = self.screen_view
+            answer = (view.programming_answer(question_id)
+                      if isinstance(view, PaperSessionView) else None)
+            if answer is not None:
+                answer.check_status.setText(self.tr("Not checked: %1")
+                                            .replace("%1", str(report["error"])))
+            return
+        self.apply_check_result(question_id, list(report.get("checks") or []))
 
     def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
         """Deliver a check run's results ([{name, passed, required, …}]) to the screen."""
         view = self.screen_view
-        if isinstance(view, PracticeView):
+        if isinstance(view, ReportView):
+            view.apply_check_result(question_id, checks)
+        elif isinstance(view, PracticeView):
             view.apply_check_result(question_id, checks)
         elif isinstance(view, PaperSessionView):
             answer = view.programming_answer(question_id)

@@ -53,6 +53,7 @@ TYPE_KEYS = {
 }
 CODE_KEYS = {"reference", "starter", "seed", "check", "wrong"}
 POINTS_EPS = 1e-6
+_PLAIN_FIELD = re.compile(r"^[^:\x00-\x1f\x7f]+$")  # keeps `file:question:field: message` parseable
 
 
 class _Reporter:
@@ -65,6 +66,8 @@ class _Reporter:
         self.count = 0
 
     def __call__(self, field: str, message: str) -> None:
+        if not _PLAIN_FIELD.match(field):  # a quoted TOML key may hold ':' or a line break
+            field = field.encode("unicode_escape").decode("ascii").replace(":", "\\x3a")
         self.problems.append(Problem(self.file, self.question, field, message))
         self.count += 1
 
@@ -77,9 +80,35 @@ def _read_toml(path: Path, report: _Reporter) -> dict | None:
         report("syntax", f"invalid TOML: {exc}")
     except UnicodeDecodeError as exc:
         report("syntax", f"not UTF-8: {exc}")
+    except RecursionError:  # tomllib recurses once per nesting level
+        report("syntax", "invalid TOML: arrays or tables nested too deeply")
     except OSError as exc:
         report("file", f"cannot read: {exc.strerror or exc}")
     return None
+
+
+def _pack_file(folder: Path, name: Any, field: str, report: _Reporter) -> Path | None:
+    """A code file named in a question: inside the paper folder (a pack cannot point at
+    other files on the machine), present, and UTF-8 (it is shown and sent to a kernel)."""
+    if not isinstance(name, str) or not name:
+        report(field, "must be a file name")
+        return None
+    path = folder / name
+    try:  # a name can be anything a TOML string holds: NUL, 10 kB long, ...
+        if not path.resolve().is_relative_to(folder.resolve()):
+            report(field, f"{name!r} is outside the paper folder")
+            return None
+        if not path.is_file():
+            report(field, f"file not found: {path}")
+            return None
+        path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        report(field, f"not UTF-8: {exc}")
+        return None
+    except (OSError, ValueError) as exc:
+        report(field, f"cannot read {name[:80]!r}: {getattr(exc, 'strerror', None) or exc}")
+        return None
+    return path
 
 
 def _is_number(value: Any) -> bool:
@@ -286,14 +315,7 @@ def _code_files(data: dict, folder: Path, report: _Reporter) -> CodeFiles | None
     _unknown_keys(raw, CODE_KEYS, report, "code.")
 
     def resolve(key: str, name: Any) -> Path | None:
-        if not isinstance(name, str) or not name:
-            report(f"code.{key}", "must be a file name")
-            return None
-        path = (folder / name)
-        if not path.is_file():
-            report(f"code.{key}", f"file not found: {path}")
-            return None
-        return path
+        return _pack_file(folder, name, f"code.{key}", report)
 
     reference = resolve("reference", raw.get("reference"))
     optional = {k: resolve(k, raw[k]) for k in ("starter", "seed", "check") if k in raw}
@@ -348,11 +370,9 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
     before = report.count
     fields: dict[str, Any] = {}
     if "verify" in data:
-        verify = data["verify"]
-        if not isinstance(verify, str) or not (path.parent / verify).is_file():
-            report("verify", f"file not found: {path.parent / str(verify)}")
-        else:
-            fields["verify"] = path.parent / verify
+        verify = _pack_file(path.parent, data["verify"], "verify", report)
+        if verify is not None:
+            fields["verify"] = verify
     answer = data.get("answer")
     seed_answer = data.get("seed_answer")
     if "seed_answer" not in data:

@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--slow", action="store_true", help="also run slow checks (torch.compile)")
     p.add_argument("--kernel", help="kernelspec name (default: this Python)")
+    p.add_argument("--trust", action="store_true",
+                   help="run the checks of a pack that is not bundled and not yet trusted "
+                        "(this run only)")
     p.set_defaults(func=cmd_check)
     return parser
 

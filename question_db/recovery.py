@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -119,7 +120,7 @@ def open_progress(data_dir: Path, *, now: datetime | None = None, keep_backups: 
                          f"progress is saved in {path} instead; after updating, your full "
                          f"history is back.", newer))
             store = _open_or_replace_damaged(path, data_dir, now, notices)
-    except (StorageError, TooNewDatabase, CorruptDatabase) as exc:
+    except (StorageError, TooNewDatabase, CorruptDatabase, sqlite3.Error) as exc:
         full = isinstance(exc, StorageFull)
         return _read_only(path, notices, DISK_FULL if full else STORAGE, (
             f"examdesk cannot save your progress in {path} "

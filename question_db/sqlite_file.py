@@ -37,6 +37,10 @@ def storage_error(path: Path, exc: sqlite3.Error) -> StorageError | None:
         return StorageReadOnly(f"Cannot save to {path}: the file or its folder is read-only. "
                                f"What you just entered was not saved. Make the folder "
                                f"writable or choose another data folder (--data-dir).", path)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+        return StorageError(f"Cannot use {path}: another program kept it locked. What you "
+                            f"just entered was not saved. Close other examdesk windows and "
+                            f"try again.", path)
     if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")) or any(
             t in text for t in ("disk I/O error", "unable to open database file")):
         return StorageError(f"Cannot read or write {path} ({text}). What you just entered "
@@ -44,22 +48,31 @@ def storage_error(path: Path, exc: sqlite3.Error) -> StorageError | None:
     return None
 
 
+def is_corruption(exc: sqlite3.Error) -> bool:
+    """True only for damage (SQLITE_CORRUPT, SQLITE_NOTADB): a locked or unreadable file is
+    healthy as far as we know, and must never be moved aside as damaged."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name:
+        return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    return any(t in str(exc) for t in ("malformed", "not a database"))
+
+
 def read_only_connection(path: Path) -> sqlite3.Connection:
     """A connection that cannot modify ``path``.
 
-    A WAL file needs its -shm beside it even to be read; on a read-only folder or disk that
-    cannot be created (SQLITE_CANTOPEN), so fall back to ``immutable=1``, which reads the
-    main file alone. Nothing can write to a read-only disk, so that view is complete unless
-    an earlier crash left a -wal there without its -shm.
+    A WAL file needs its -shm beside it even to be read; in a folder where that cannot be
+    created (SQLITE_CANTOPEN on a read-only mount, SQLITE_READONLY_DIRECTORY without write
+    permission) fall back to ``immutable=1``, which reads the main file alone: it misses
+    commits still in a -wal (left by a crash, or written by a user who may write there).
     """
     uri = path.resolve().as_uri()
     conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
     try:
         conn.execute("PRAGMA schema_version").fetchone()  # the file opens lazily
         return conn
-    except sqlite3.OperationalError as exc:
+    except sqlite3.OperationalError:
         conn.close()
-        if "unable to open" not in str(exc) or writable_dir(path.parent):
+        if writable_dir(path.parent):
             raise
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
 

@@ -35,7 +35,7 @@ import sqlite_utils
 
 from .grading import Grade
 from .sqlite_file import (StorageError, StorageFull, StorageReadOnly,  # noqa: F401 - re-exported
-                          read_only_connection, storage_error)
+                          is_corruption, read_only_connection, storage_error)
 
 MODES = ("practice", "exam")
 ACTIVE = "active"
@@ -344,6 +344,14 @@ def _now(now: float | None) -> float:
 
 
 # --- opening ----------------------------------------------------------------------------
+def _open_error(path: Path, exc: sqlite3.Error) -> Exception | None:
+    """Only damage is ``CorruptDatabase`` (recovery moves such a file aside); a locked,
+    read-only or unreadable file is a ``StorageError`` and stays where it is; None: re-raise."""
+    if is_corruption(exc):
+        return CorruptDatabase(f"{path}: not a readable progress database ({exc})")
+    return storage_error(path, exc)
+
+
 def _probe_version(path: Path) -> int:
     """Schema version of an existing file, read through a read-only connection.
 
@@ -354,8 +362,9 @@ def _probe_version(path: Path) -> int:
     try:
         conn = read_only_connection(path)
     except sqlite3.Error as exc:
-        raise storage_error(path, exc) or CorruptDatabase(
-            f"{path}: cannot open the progress database: {exc}") from exc
+        if (error := _open_error(path, exc)) is None:
+            raise
+        raise error from exc
     try:
         # quick_check reads every page once: milliseconds for a progress file, and it turns
         # a truncated or overwritten file into a clear message at start-up, not mid-exam.
@@ -364,8 +373,10 @@ def _probe_version(path: Path) -> int:
             raise CorruptDatabase(f"{path}: the progress database is damaged: "
                                   + "; ".join(problems[:3]))
         return conn.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        raise CorruptDatabase(f"{path}: not a readable progress database ({exc})") from exc
+    except sqlite3.Error as exc:
+        if (error := _open_error(path, exc)) is None:
+            raise
+        raise error from exc
     finally:
         conn.close()
 
@@ -405,9 +416,8 @@ class ProgressStore:
                 self._migrate()
         except BaseException as exc:
             self.db.close()
-            if isinstance(exc, sqlite3.DatabaseError):
-                raise storage_error(self.path, exc) or CorruptDatabase(
-                    f"{self.path}: not a readable progress database ({exc})") from exc
+            if isinstance(exc, sqlite3.Error) and (error := _open_error(self.path, exc)):
+                raise error from exc
             raise
 
     def _open_read_only(self) -> None:

@@ -114,7 +114,9 @@ def test_damaged_file_is_kept_aside_a_new_one_starts_and_the_backup_restores(dat
     kept = data_dir / "progress.corrupt-20261129-183000.sqlite3"
     assert notice.moved_to == kept and sha256(kept) == damaged  # never deleted, never changed
     assert Path(f"{kept}-wal").read_bytes() == b"wal bytes"
-    assert Path(f"{kept}-shm").read_bytes() == b"shm bytes"
+    # the -shm moved too; it is SQLite's index of the -wal, rebuilt by any reader (the
+    # read-only probe included), so only the -wal's bytes are the learner's data
+    assert Path(f"{kept}-shm").exists()
     assert notice.backup == data_dir / "backups" / "progress-20261128.sqlite3"
     assert str(path) in notice.message and str(kept) in notice.message
     assert str(notice.backup) in notice.message
@@ -297,8 +299,9 @@ WRITER = textwrap.dedent("""
 
 
 def test_two_processes_writing_the_same_file_lose_nothing(tmp_path):
-    """Regression: with deferred BEGIN the second writer failed at once with 'database is
-    locked' (its read snapshot was stale); BEGIN IMMEDIATE makes it wait its turn."""
+    """Regression: with the deferred BEGIN of ``db.atomic()`` a writer whose read snapshot
+    went stale failed at once with 'database is locked' (5 of 6 processes in 3 runs, and a
+    lock at open was even reported as a damaged file); BEGIN IMMEDIATE waits its turn."""
     path = tmp_path / "progress.sqlite3"
     n = 300
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -521,3 +524,27 @@ def test_read_only_folder_by_permissions(tmp_path):
     assert "read-only" in result["write"] and str(progress_path(data_dir)) in result["write"]
     assert sha256(progress_path(data_dir)) == digest
     assert sorted(p.name for p in data_dir.iterdir()) == ["backups", "progress.sqlite3"]
+
+
+@pytest.mark.slow  # two 5 s lock waits (busy timeouts), as the app would wait
+def test_a_locked_file_is_not_mistaken_for_a_damaged_one(data_dir):
+    """Regression: 'database is locked' at open was reported as CorruptDatabase, and
+    recovery would have moved a healthy file aside."""
+    path = progress_path(data_dir)
+    store, _ = opened(data_dir)
+    fill(store)
+    store.close()
+    holder = sqlite3.connect(path)  # another program holding the file exclusively
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        store, notices = opened(data_dir)
+        assert [n.kind for n in notices] == ["storage"], notices
+        assert "locked" in notices[0].message and str(path) in notices[0].message
+        assert store.read_only
+        store.close()
+        assert sorted(p.name for p in data_dir.iterdir() if p.name.startswith("progress")) == [
+            "progress.sqlite3", "progress.sqlite3-wal"]  # nothing set aside
+    finally:
+        holder.close()
+    assert answers_of(path) == [0, 1, 2]

@@ -1,6 +1,8 @@
 """Exam mode: countdown, answer sheet, auto-submit, resume after a relaunch, the report."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
@@ -38,12 +40,18 @@ def test_short_exam_auto_submits_and_report_matches_grading(launch, tmp_path):
     answer(app, view, 2, [Qt.Key.Key_A])                    # 000/2 key is not A
     answer(app, view, 16, [Qt.Key.Key_A, Qt.Key.Key_B])     # partial-credit section
     answer(app, view, 21, text="LoRA")
+    view.go_to(index_of(view, 34))  # programming: saved, pending until checks run
+    code = view.current_page().answer.editor
+    code.setPlainText(code.toPlainText() + "\n# my attempt\n")
     report_view = app.wait_screen(ReportView)  # nobody pressed Submit: the clock did
 
     report = report_view.report
     assert report.state == "auto_submitted"
     paper = bundled_bank().paper("000")
-    responses = {"000/1": "A", "000/2": "A", "000/16": ["A", "B"], "000/21": ["LoRA"]}
+    programming = next(r for r in report.questions if r.number == 34)
+    assert programming.verdict == "pending" and "# my attempt" in programming.response["code"]
+    responses = {"000/1": "A", "000/2": "A", "000/16": ["A", "B"], "000/21": ["LoRA"],
+                 "000/34": programming.response}
     for section, line in zip(paper.sections, report.sections):
         expected = sum(
             grade_answer(q, responses[q.id], multiple_choice_rule=section.multiple_choice_rule)
@@ -89,7 +97,8 @@ def test_close_relaunch_and_resume_keeps_answers_flags_drafts_and_deadline(
     assert 0 < resumed.remaining() <= 3600
     assert resumed.response(index_of(resumed, 1)) == "C"
     assert resumed.response(index_of(resumed, 22))[0] == "QLoRA"
-    assert resumed.response(index_of(resumed, 31))["text"] == "分三步：数据、训练、部署"
+    essay = resumed.response(index_of(resumed, 31))
+    assert essay["text"] == "分三步：数据、训练、部署"
     assert "000/3" in resumed.flags
     sheet = resumed.sheet
     assert sheet.state(index_of(resumed, 1)) == "answered"
@@ -101,28 +110,27 @@ def test_close_relaunch_and_resume_keeps_answers_flags_drafts_and_deadline(
 
 
 def test_exam_whose_time_ran_out_while_closed_is_submitted_on_resume(launch, monkeypatch):
-    app = launch()
-    app.window.start_exam("000", 1)
-    view = app.wait_screen(ExamView)
-    answer(app, view, 1, [Qt.Key.Key_A])
-    view.countdown.stop()  # simulate closing before the clock fired
-    view.save_drafts()
-    app.quit()
+    first = launch()
+    # An exam started two minutes ago with one minute on the clock, one answer drafted:
+    # what a learner leaves behind by closing examdesk mid-exam and coming back later.
+    def leave_expired_exam(store):
+        session_id = store.start_session(paper_id="000", mode="exam", duration_s=60,
+                                         now=time.time() - 120)
+        store.save_draft(session_id, "000/1", "A", seconds=12.0)
+        return session_id
 
-    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: None)
+    session_id = first.db.run(leave_expired_exam).result(timeout=5)
+    first.quit()
+
+    told = []
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: told.append(a[2]))
     again = launch()
-    again.qtbot.waitUntil(lambda: view_deadline_passed(again))
     again.window.check_unfinished()
     report = again.wait_screen(ReportView).report
-    assert report.state == "auto_submitted"
+    assert told and "Time ran out" in told[0]
+    assert report.session_id == session_id and report.state == "auto_submitted"
     assert report.questions[0].verdict == "correct"
-
-
-def view_deadline_passed(app) -> bool:
-    from question_db.store import ProgressStore  # noqa: PLC0415
-
-    sessions = app.db.run(ProgressStore.unfinished_exams).result(timeout=5)
-    return bool(sessions) and sessions[0].remaining() == 0
+    assert report.time_used_s == pytest.approx(60)  # capped at the deadline
 
 
 def test_submit_confirmation_lists_unanswered_and_flagged(launch, monkeypatch):
@@ -191,3 +199,32 @@ def test_countdown_warns_at_30_15_5_minutes_then_expires(qtbot):
     clock.tick()
     clock.tick()
     assert expired == [True] and clock.text() == "00:00:00"
+
+
+def test_pending_subjective_answer_self_marked_in_report_and_past_report_opens(launch):
+    app = launch()
+    app.window.start_exam("000", 3600)
+    view = app.wait_screen(ExamView)
+    view.go_to(index_of(view, 31))
+    view.current_page().answer.text.setPlainText("显存按 16 B/参数估算")
+    view.submit()
+    report_view = app.wait_screen(ReportView)
+    row = next(r for r in report_view.report.questions if r.number == 31)
+    assert row.verdict == "pending" and report_view.report.pending >= 1
+    assert "selfmark:31" in report_view.details.toHtml()
+    rubric = bundled_bank().question("000/31").rubric
+    marks = [True] + [False] * (len(rubric) - 1)
+    report_view.self_mark(31, marks)
+    app.qtbot.waitUntil(lambda: next(r for r in report_view.report.questions
+                                     if r.number == 31).verdict != "pending")
+    row = next(r for r in report_view.report.questions if r.number == 31)
+    assert row.points == rubric[0].points and row.response["text"] == "显存按 16 B/参数估算"
+
+    app.window.go_library()
+    app.wait_idle()
+    card = app.window.library.cards["000"]
+    actions = card.reports_menu.actions()
+    assert len(actions) == 1
+    actions[0].trigger()
+    reopened = app.wait_screen(ReportView)
+    assert next(r for r in reopened.report.questions if r.number == 31).points == rubric[0].points

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
 from desktop.views.practice import PracticeView
-from gui_fixtures import bundled_bank, db_rows, launch, no_leaked_qt_objects  # noqa: F401
+from gui_fixtures import db_rows, launch, no_leaked_qt_objects  # noqa: F401
 
 pytestmark = pytest.mark.gui
 
@@ -52,6 +52,8 @@ def test_corrected_question_shows_both_keys_and_reason_after_submit(launch):
     page = view.current_page()
     assert page.question.status == "corrected"
     assert not page.feedback.isVisible()  # no key before answering
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)  # submitting nothing reveals nothing
+    assert not page.feedback.isVisible() and "Answer first" in page.verdict.text()
     app.qtbot.keyClick(view, Qt.Key.Key_B)
     app.qtbot.keyClick(view, Qt.Key.Key_Return)
     assert page.errata.isVisible()
@@ -175,3 +177,16 @@ def test_zoom_changes_question_text_size_and_is_remembered(launch):
     assert int(app.settings.value("view/zoom")) == 1
     app.quit()
     assert launch().window.zoom == 1
+
+
+def test_a_failed_store_write_is_shown_to_the_learner(launch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from question_db.grading import Grade
+
+    app = launch()
+    app.db.run(lambda store: store.set_grade(424242, Grade(1, 1, "correct")))
+    app.qtbot.waitUntil(lambda: bool(app.window.errors))
+    assert "424242" in app.window.errors[0]
+    box = app.window.findChild(QMessageBox, "error_box")
+    assert box is not None and box.isVisible() and "424242" in box.text()

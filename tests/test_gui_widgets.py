@@ -100,7 +100,8 @@ def test_highlighter_colours_a_string_across_lines(qtbot, editor):
 
 # --- Markdown ------------------------------------------------------------------------------
 def test_markdown_renders_lists_code_and_escapes_html():
-    html = markdown_to_html("第一段 `a<b`\n\n- 一\n- 二\n\n```python\ndef f():\n    return 1\n```")
+    html = markdown_to_html(
+        "第一段 `a<b`\n\n- 一\n- 二\n\n```python\ndef f():\n    return 1\n```")
     assert "<ul><li>一</li><li>二</li></ul>" in html
     assert "<code" in html and "a&lt;b" in html
     assert "<pre" in html and "def" in html and "style=" in html  # inline-styled highlight

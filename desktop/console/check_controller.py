@@ -88,10 +88,16 @@ class CheckController(QObject):
     def _after_visible_run(self, generation: int, code: str, reply: dict) -> None:
         if generation != self._generation or self._question is None:
             return
+        if reply.get("status") == "aborted":  # the kernel dropped it after an earlier error
+            self._finish(self.tr("your code was not run (the kernel aborted it); run it again"))
+            return
         if reply.get("status") != "ok":
             ename, evalue = reply.get("ename", "error"), reply.get("evalue", "")
             if ename in ("KernelDied", "KernelRestarted", "KernelShutdown", "KernelSwitched"):
                 self._finish(self.tr("no verdict: {0}").format(evalue))
+                return
+            if ename == "KeyboardInterrupt":  # the learner stopped it: not a wrong answer
+                self._finish(self.tr("your code was interrupted before the checks ran"))
                 return
             result = {"name": "defines", "passed": False, "required": True, "seconds": 0.0,
                       "device": "", "description": "",

@@ -8,8 +8,8 @@ import json
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QTreeWidget, QTreeWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QHeaderView, QLabel, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
 
 COLUMNS = ("result", "check", "reason", "device", "dtype", "time")
 _PASS, _FAIL, _WARN = QColor("#2e7d32"), QColor("#c62828"), QColor("#b58900")
@@ -65,6 +65,11 @@ class CheckPanel(QWidget):
         self.table.setRootIsDecorated(True)
         self.table.setUniformRowHeights(False)
         self.table.setWordWrap(True)
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        for column in range(len(COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(COLUMNS.index("reason"), QHeaderView.Stretch)
         layout.addWidget(self.table, 1)
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -108,7 +113,6 @@ class CheckPanel(QWidget):
             child.setText(1, key)
             child.setText(2, _format_value(details[key]))
             child.setToolTip(2, _format_value(details[key]))
-            child.setFirstColumnSpanned(False)
         if not passed and details:
             item.setExpanded(True)
 

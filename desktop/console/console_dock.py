@@ -157,11 +157,16 @@ class ConsoleDock(QDockWidget):
             self._layout.replaceWidget(self._placeholder, self.console)
             self._placeholder.deleteLater()
             self.session.attach_frontend(self.console)
+        choice = self._chooser.load()
+        if choice != self.session.choice:
+            self.session.switch(choice, start=False)
         self.session.start()
 
     def run_code(self, code: str, on_finished: RunCallback | None = None) -> None:
-        """Execute ``code`` visibly in the console, once the kernel is ready (queued until
-        then); ``on_finished`` gets the execute_reply content."""
+        """Execute ``code`` visibly in the console once the kernel is ready (queued while it
+        starts, restarts or is dead); ``on_finished`` gets the execute_reply content, or
+        ``status: error`` with ``ename`` KernelDied/KernelRestarted/KernelShutdown/
+        KernelSwitched when the run cannot finish."""
         self._queue.append((code, on_finished))
         self._flush()
 
@@ -194,10 +199,13 @@ class ConsoleDock(QDockWidget):
                 callback(dict(msg["content"]))
         QTimer.singleShot(0, self._flush)  # let the widget finish its new prompt first
 
-    def _fail_pending(self, ename: str, evalue: str) -> None:
+    def _fail_pending(self, ename: str, evalue: str, *, queued: bool = True) -> None:
+        """Answer the run in flight (its reply will never come) and, if ``queued``, the
+        waiting ones; otherwise those run once the (restarted) kernel is ready."""
         callbacks = [self._inflight] if self._inflight_started else []
-        callbacks += [cb for _, cb in self._queue]
-        self._queue.clear()
+        if queued:
+            callbacks += [cb for _, cb in self._queue]
+            self._queue.clear()
         self._inflight, self._inflight_started, self._visible_busy = None, False, False
         for callback in callbacks:
             if callback is not None:
@@ -214,7 +222,8 @@ class ConsoleDock(QDockWidget):
         if state in (ks.STARTING, ks.RESTARTING):
             self.message.hide()
         if state == ks.RESTARTING:
-            self._fail_pending("KernelRestarted", self.tr("the kernel was restarted"))
+            self._fail_pending("KernelRestarted", self.tr("the kernel was restarted"),
+                               queued=False)
             self._append_notice(self.tr("Restarting the kernel…"))
 
     def _on_ready(self, env: dict) -> None:
@@ -225,10 +234,11 @@ class ConsoleDock(QDockWidget):
         self._flush()
 
     def _on_died(self, explanation: str) -> None:
-        self._fail_pending("KernelDied", explanation)
-        self._show_message(self.tr("The kernel died. {0}").format(explanation))
-        self._append_notice(self.tr("The kernel died. {0}\nRestart it to go on "
-                                    "(your editor code is kept).").format(explanation))
+        self._fail_pending("KernelDied", explanation, queued=False)
+        text = self.tr("{0}\nRestart the kernel to go on; your editor code is kept.").format(
+            explanation)
+        self._show_message(text)
+        self._append_notice(text)
 
     def _on_interrupt_unanswered(self) -> None:
         self._show_message(self.tr("The kernel is still busy after the interrupt (code in "

@@ -11,6 +11,7 @@ from question_db import kernels
 from question_db.kernels import CONNECT_PREFIX, KernelChoice
 
 SETTINGS_KEY = "console/kernel"
+LABEL_KEY = "console/kernel_label"
 _CONNECT_ITEM = "__connect__"
 
 
@@ -24,13 +25,27 @@ class KernelChooser(QComboBox):
         super().__init__(parent)
         self._settings = settings
         self.setToolTip(self.tr("Python kernel the console and the checks run in"))
-        self._choices: list[KernelChoice] = kernels.available_kernels()
-        self._current = self.remembered()
+        # Scanning kernelspecs imports jupyter_client (~0.5 s): done in load(), after
+        # the window is shown; until then only the remembered choice is listed.
+        self._choices: list[KernelChoice] = []
+        key = str(settings.value(SETTINGS_KEY, kernels.APP_KERNEL) or kernels.APP_KERNEL)
+        label = str(settings.value(LABEL_KEY, "") or self.tr("examdesk (this Python)"))
+        self._current = KernelChoice(key, label)
         self._fill()
         self.activated.connect(self._on_activated)
 
+    def load(self) -> KernelChoice:
+        """List the installed kernels; return the remembered choice, checked."""
+        if not self._choices:
+            self._choices = kernels.available_kernels()
+            self._current = self.remembered()
+            self._fill()
+        return self._current
+
     def remembered(self) -> KernelChoice:
         """The saved choice if it still exists, else the app's own kernel."""
+        if not self._choices:
+            self._choices = kernels.available_kernels()
         key = str(self._settings.value(SETTINGS_KEY, kernels.APP_KERNEL) or "")
         for choice in self._choices:
             if choice.key == key:
@@ -46,7 +61,7 @@ class KernelChooser(QComboBox):
         self.blockSignals(True)
         self.clear()
         choices = list(self._choices)
-        if self._current.connection_file:
+        if self._current not in choices:  # a connection file, or not loaded yet
             choices.append(self._current)
         for choice in choices:
             self.addItem(choice.label, choice.key)
@@ -63,7 +78,7 @@ class KernelChooser(QComboBox):
                 return
             choice = _connect_choice(path)
         else:
-            choice = next(c for c in self._choices if c.key == key)
+            choice = next(c for c in self._choices + [self._current] if c.key == key)
         self.choose(choice)
 
     def choose(self, choice: KernelChoice) -> None:
@@ -72,6 +87,7 @@ class KernelChooser(QComboBox):
             return
         self._current = choice
         self._settings.setValue(SETTINGS_KEY, choice.key)
+        self._settings.setValue(LABEL_KEY, choice.label)
         self._fill()
         self.sig_kernel_chosen.emit(choice)
 

@@ -267,7 +267,7 @@ class KernelSession(QObject):
                 km.shutdown_kernel(now=True)
             finally:
                 km.cleanup_resources()
-            pass  # _kill_process_group(pgid)  # what the kernel spawned (workers) outlives it
+            _kill_process_group(pgid)  # what the kernel spawned (workers) outlives it
         for job in self._jobs:
             job.cancel()
             job.wait(self.JOB_JOIN_S)

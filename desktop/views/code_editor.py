@@ -125,7 +125,8 @@ class CodeEditor(QPlainTextEdit):
         first = doc.findBlock(cursor.selectionStart()).blockNumber()
         end_block = doc.findBlock(cursor.selectionEnd())
         last = end_block.blockNumber()
-        if cursor.hasSelection() and cursor.selectionEnd() == end_block.position() and last > first:
+        ends_at_line_start = cursor.selectionEnd() == end_block.position()
+        if cursor.hasSelection() and ends_at_line_start and last > first:
             last -= 1  # a selection ending at column 0 does not include that line
         return first, last
 

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -197,7 +196,9 @@ class ExamView(PaperSessionView):
         if flagged:
             lines.append(self.tr("Flagged: %1").replace("%1", ", ".join(map(str, flagged))))
         lines.append(self.tr("Time left: %1").replace("%1", format_remaining(self.remaining())))
-        answer = QMessageBox.question(self, self.tr("Submit exam"), "\n\n".join(lines),
+        # Parented to the window, not this view: if the clock submits while the question
+        # is open, this view is replaced and deleted under the dialog.
+        answer = QMessageBox.question(self.window(), self.tr("Submit exam"), "\n\n".join(lines),
                                       QMessageBox.StandardButton.Yes
                                       | QMessageBox.StandardButton.No,
                                       QMessageBox.StandardButton.No)

@@ -148,7 +148,8 @@ def markdown_to_html(text: str, *, dark: bool = False) -> str:
             out.append(f"<li>{inline(numbered.group(2), dark=dark)}</li>")
         elif list_kind and line.startswith((" ", "\t")):
             # a continuation line of the previous list item
-            out[-1] = out[-1][: -len("</li>")] + "<br/>" + inline(line.strip(), dark=dark) + "</li>"
+            item = out[-1][: -len("</li>")]
+            out[-1] = f"{item}<br/>{inline(line.strip(), dark=dark)}</li>"
         else:
             close_list()
             paragraph.append(line)

@@ -121,9 +121,7 @@ class PracticeView(PaperSessionView):
         question = page.question
         response = page.answer.response()
         if not page.answer.is_answered() and question.scored:
-            page.set_grade(None)
             page.verdict.setText("<i>" + self.tr("Answer first, then submit.") + "</i>")
-            page.feedback.show()
             return
         self.save_drafts()  # time is accounted and the draft matches what is submitted
         grade = self.grade(question, response)

@@ -190,12 +190,13 @@ class QuestionView(QScrollArea):
         self.answer: AnswerWidget = make_answer_widget(question)
         layout.addWidget(self.answer)
 
+        # Outside the feedback: it also carries "answer first" without revealing anything.
+        self.verdict = rich_label(name="verdict")
+        layout.addWidget(self.verdict)
         self.feedback = QWidget()
         self.feedback.setObjectName("feedback")
         feedback_layout = QVBoxLayout(self.feedback)
         feedback_layout.setContentsMargins(0, 8, 0, 0)
-        self.verdict = rich_label(name="verdict")
-        feedback_layout.addWidget(self.verdict)
         self.key = rich_label(name="key")
         feedback_layout.addWidget(self.key)
         self.errata: ErrataBox | None = None

@@ -103,8 +103,9 @@ class SelfMarkDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def _record_marks(store: ProgressStore, paper: Paper, session_id: int, question: Question,
-                  response: dict, seconds: float) -> ExamReport:
+def _record_response(store: ProgressStore, paper: Paper, session_id: int, question: Question,
+                     response: dict, seconds: float) -> ExamReport:
+    """A new graded answer row (self-marks or check results added), then the fresh report."""
     section = paper.section_of(question)
     grade = grade_answer(question, response, multiple_choice_rule=(
         section.multiple_choice_rule if section else "all_or_nothing"))
@@ -118,6 +119,9 @@ class ReportView(QWidget):
     sig_leave = Signal()
     """Back to the library."""
 
+    sig_check_requested = Signal(str, str)
+    """Check a pending programming answer in the console: (question id, code)."""
+
     def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *, dark: bool = False,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,6 +130,7 @@ class ReportView(QWidget):
         self.db = db
         self.dark = dark
         self.report = report
+        self.console_available = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         top = QHBoxLayout()
@@ -239,9 +244,17 @@ class ReportView(QWidget):
                 not item.auto for item in question.rubric):
             label = tr("Self-mark…")
             out.append(f" · <a href='selfmark:{row.number}'>{label}</a>")
+        if (row.verdict == PENDING and question.type == "programming" and self.console_available
+                and isinstance(row.response, dict) and row.response.get("code")):
+            label = tr("Run the checks now")
+            out.append(f" · <a href='check:{row.number}'>{label}</a>")
         out.append(markdown_to_html(question.stem, dark=dark))
-        out.append("<p><b>" + tr("Your answer") + ":</b></p>"
-                   + response_html(question, row.response, dark=dark))
+        if question.options:
+            out.append("<p>" + "<br/>".join(f"{letter}. {inline(text)}"
+                                           for letter, text in question.options.items())
+                       + "</p>")
+        out.append("<p><b>" + tr("Your answer") + ":</b> "
+                   + response_html(question, row.response, dark=dark) + "</p>")
         if question.type in ("short_answer", "system_design"):
             out.append("<p><b>" + tr("Reference answer") + ":</b></p>"
                        + markdown_to_html(str(question.answer or ""), dark=dark))
@@ -271,6 +284,24 @@ class ReportView(QWidget):
     def _anchor(self, url: QUrl) -> None:
         if url.scheme() == "selfmark":
             self.self_mark(int(url.path()))
+        elif url.scheme() == "check":
+            row = next(r for r in self.report.questions if r.number == int(url.path()))
+            self.sig_check_requested.emit(row.question_id, row.response["code"])
+
+    def set_console_available(self, available: bool) -> None:
+        """Offer "run the checks now" on pending programming answers."""
+        self.console_available = available
+        self.show_report(self.report)
+
+    def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
+        """Store a check run's results with the answer; the report regrades it."""
+        row = next((r for r in self.report.questions if r.question_id == question_id), None)
+        if row is None or not isinstance(row.response, dict):
+            return
+        response = dict(row.response, checks=checks)
+        question = self.paper.question(row.number)
+        self.db.run(_record_response, self.paper, self.report.session_id, question, response,
+                    row.seconds, on_done=self.show_report)
 
     def self_mark(self, number: int, marks: list[bool] | None = None) -> None:
         """Self-mark question ``number``: ask in a dialog unless ``marks`` are given."""
@@ -284,5 +315,5 @@ class ReportView(QWidget):
                 return
             marks = dialog.checklist.marks()
         response["marks"] = marks
-        self.db.run(_record_marks, self.paper, self.report.session_id, question, response,
+        self.db.run(_record_response, self.paper, self.report.session_id, question, response,
                     row.seconds, on_done=self.show_report)

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..model import Bank, Question
-from .. import kernels
+from .. import kernels, trust
+from ..paths import data_dir
 
 HERE = Path(__file__).parent
 HARNESS_MODULE = "_examdesk_harness"
@@ -294,6 +295,13 @@ def check_solution_cli(bank: Bank, args) -> int:
     except KeyError as exc:
         print(f"question-db check: {exc.args[0]}", file=sys.stderr)
         return 2
+    if not getattr(args, "trust", False):  # --trust: this run only; nothing is recorded
+        try:
+            trust.require_trusted(bank.paper(question.paper_id),
+                                  data_dir=data_dir(getattr(args, "data_dir", None)))
+        except trust.UntrustedPack as exc:
+            print(f"question-db check: {exc} To run them once, pass --trust.", file=sys.stderr)
+            return 2
     try:
         source = Path(args.solution).read_text(encoding="utf-8")
     except OSError as exc:

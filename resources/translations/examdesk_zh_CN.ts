@@ -40,8 +40,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="42"/>
-        <location filename="../../desktop/views/report.py" line="143"/>
-        <location filename="../../desktop/views/report.py" line="146"/>
+        <location filename="../../desktop/views/report.py" line="148"/>
+        <location filename="../../desktop/views/report.py" line="151"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
@@ -62,8 +62,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="43"/>
-        <location filename="../../desktop/views/report.py" line="144"/>
-        <location filename="../../desktop/views/report.py" line="147"/>
+        <location filename="../../desktop/views/report.py" line="149"/>
+        <location filename="../../desktop/views/report.py" line="152"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
@@ -74,7 +74,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="53"/>
-        <location filename="../../desktop/views/report.py" line="210"/>
+        <location filename="../../desktop/views/report.py" line="215"/>
         <source>points</source>
         <translation>分</translation>
     </message>
@@ -110,7 +110,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="130"/>
-        <location filename="../../desktop/views/report.py" line="261"/>
+        <location filename="../../desktop/views/report.py" line="274"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
@@ -131,7 +131,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="167"/>
-        <location filename="../../desktop/views/report.py" line="233"/>
+        <location filename="../../desktop/views/report.py" line="238"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
@@ -146,34 +146,34 @@
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="224"/>
+        <location filename="../../desktop/views/question_view.py" line="225"/>
         <location filename="../../desktop/views/report.py" line="94"/>
-        <location filename="../../desktop/views/report.py" line="246"/>
+        <location filename="../../desktop/views/report.py" line="259"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="227"/>
-        <location filename="../../desktop/views/question_view.py" line="234"/>
-        <location filename="../../desktop/views/report.py" line="249"/>
-        <location filename="../../desktop/views/report.py" line="255"/>
+        <location filename="../../desktop/views/question_view.py" line="228"/>
+        <location filename="../../desktop/views/question_view.py" line="235"/>
+        <location filename="../../desktop/views/report.py" line="262"/>
+        <location filename="../../desktop/views/report.py" line="268"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="228"/>
+        <location filename="../../desktop/views/question_view.py" line="229"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="231"/>
-        <location filename="../../desktop/views/report.py" line="252"/>
+        <location filename="../../desktop/views/question_view.py" line="232"/>
+        <location filename="../../desktop/views/report.py" line="265"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="238"/>
-        <location filename="../../desktop/views/report.py" line="266"/>
+        <location filename="../../desktop/views/question_view.py" line="239"/>
+        <location filename="../../desktop/views/report.py" line="279"/>
         <source>Explanation</source>
         <translation>解析</translation>
     </message>
@@ -189,125 +189,130 @@
         <translation>自评第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="132"/>
+        <location filename="../../desktop/views/report.py" line="137"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="143"/>
+        <location filename="../../desktop/views/report.py" line="148"/>
         <source>Section</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="143"/>
-        <location filename="../../desktop/views/report.py" line="146"/>
-        <location filename="../../desktop/views/report.py" line="149"/>
+        <location filename="../../desktop/views/report.py" line="148"/>
+        <location filename="../../desktop/views/report.py" line="151"/>
+        <location filename="../../desktop/views/report.py" line="154"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="143"/>
-        <location filename="../../desktop/views/report.py" line="146"/>
+        <location filename="../../desktop/views/report.py" line="148"/>
+        <location filename="../../desktop/views/report.py" line="151"/>
         <source>Max</source>
         <translation>满分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="146"/>
+        <location filename="../../desktop/views/report.py" line="151"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="149"/>
+        <location filename="../../desktop/views/report.py" line="154"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="149"/>
+        <location filename="../../desktop/views/report.py" line="154"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="149"/>
+        <location filename="../../desktop/views/report.py" line="154"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="150"/>
+        <location filename="../../desktop/views/report.py" line="155"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="158"/>
+        <location filename="../../desktop/views/report.py" line="163"/>
         <source>By section</source>
         <translation>按题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="160"/>
+        <location filename="../../desktop/views/report.py" line="165"/>
         <source>By topic</source>
         <translation>按知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="162"/>
+        <location filename="../../desktop/views/report.py" line="167"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="163"/>
+        <location filename="../../desktop/views/report.py" line="168"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="164"/>
+        <location filename="../../desktop/views/report.py" line="169"/>
         <source>Time per question</source>
         <translation>每题用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="193"/>
+        <location filename="../../desktop/views/report.py" line="198"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="198"/>
+        <location filename="../../desktop/views/report.py" line="203"/>
         <source>submitted</source>
         <translation>已交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="198"/>
+        <location filename="../../desktop/views/report.py" line="203"/>
         <source>submitted when time ran out</source>
         <translation>时间到自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="200"/>
+        <location filename="../../desktop/views/report.py" line="205"/>
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="200"/>
+        <location filename="../../desktop/views/report.py" line="205"/>
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="210"/>
         <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
         <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="210"/>
+        <location filename="../../desktop/views/report.py" line="215"/>
         <source>time used</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="240"/>
+        <location filename="../../desktop/views/report.py" line="245"/>
         <source>Self-mark…</source>
         <translation>自评…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="243"/>
+        <location filename="../../desktop/views/report.py" line="249"/>
+        <source>Run the checks now</source>
+        <translation>现在运行检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="256"/>
         <source>Your answer</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="264"/>
+        <location filename="../../desktop/views/report.py" line="277"/>
         <source>Errata</source>
         <translation>勘误</translation>
     </message>
@@ -354,47 +359,47 @@
 <context>
     <name>ExamView</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="133"/>
+        <location filename="../../desktop/views/exam.py" line="132"/>
         <source>Submit exam…</source>
         <translation>交卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="142"/>
+        <location filename="../../desktop/views/exam.py" line="141"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="148"/>
+        <location filename="../../desktop/views/exam.py" line="147"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="181"/>
+        <location filename="../../desktop/views/exam.py" line="180"/>
         <source>%1 minutes left.</source>
         <translation>还剩 %1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="194"/>
+        <location filename="../../desktop/views/exam.py" line="193"/>
         <source>Submit the exam now? You cannot change answers afterwards.</source>
         <translation>现在交卷吗？交卷后不能再修改答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="196"/>
+        <location filename="../../desktop/views/exam.py" line="195"/>
         <source>Unanswered: %1</source>
         <translation>未作答：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="198"/>
+        <location filename="../../desktop/views/exam.py" line="197"/>
         <source>Flagged: %1</source>
         <translation>已标记：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="199"/>
+        <location filename="../../desktop/views/exam.py" line="198"/>
         <source>Time left: %1</source>
         <translation>剩余时间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="200"/>
+        <location filename="../../desktop/views/exam.py" line="199"/>
         <source>Submit exam</source>
         <translation>交卷</translation>
     </message>
@@ -478,29 +483,34 @@
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="182"/>
+        <location filename="../../desktop/main_window.py" line="185"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="269"/>
+        <location filename="../../desktop/main_window.py" line="272"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="271"/>
+        <location filename="../../desktop/main_window.py" line="274"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="275"/>
+        <location filename="../../desktop/main_window.py" line="278"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="278"/>
+        <location filename="../../desktop/main_window.py" line="281"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="302"/>
+        <source>Not checked: %1</source>
+        <translation>未检查：%1</translation>
     </message>
 </context>
 <context>
@@ -604,7 +614,7 @@
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="125"/>
+        <location filename="../../desktop/views/practice.py" line="124"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
@@ -648,37 +658,37 @@
 <context>
     <name>StartExamDialog</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="69"/>
+        <location filename="../../desktop/views/exam.py" line="68"/>
         <source>Start exam</source>
         <translation>开始考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="79"/>
+        <location filename="../../desktop/views/exam.py" line="78"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="80"/>
+        <location filename="../../desktop/views/exam.py" line="79"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="81"/>
+        <location filename="../../desktop/views/exam.py" line="80"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="82"/>
+        <location filename="../../desktop/views/exam.py" line="81"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="89"/>
+        <location filename="../../desktop/views/exam.py" line="88"/>
         <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
         <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="96"/>
+        <location filename="../../desktop/views/exam.py" line="95"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>

@@ -1,0 +1,85 @@
+"""The main window's console hooks, as the lead wires them to desktop/console/.
+
+No kernel here: the check results are the dicts CheckController reports, typed in by the
+test (a real kernel run is covered by the console's own tests).
+"""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop.views.exam import ExamView
+from desktop.views.practice import PracticeView
+from desktop.views.report import ReportView
+from gui_fixtures import bundled_bank, db_rows, launch, no_leaked_qt_objects  # noqa: F401
+
+pytestmark = pytest.mark.gui
+CHECKS_ALL_PASS = [{"name": "shape", "passed": True, "required": True},
+                   {"name": "causal", "passed": True, "required": True},
+                   {"name": "compile", "passed": False, "required": False}]
+
+
+def programming_index(view) -> int:
+    return next(i for i, q in enumerate(view.questions) if q.type == "programming")
+
+
+def test_practice_check_button_round_trip_grades_the_submitted_code(launch, tmp_path):
+    app = launch()
+    app.window.open_practice("000")
+    view = app.wait_screen(PracticeView)
+    view.go_to(programming_index(view))
+    widget = view.current_page().answer
+    widget.editor.setPlainText(widget.code() + "\n# my solution\n")
+    assert not widget.check_button.isEnabled()
+    app.window.set_console_available(True)
+    assert widget.check_button.isEnabled() and widget.run_button.isEnabled()
+    with app.qtbot.waitSignal(app.window.sig_check_requested) as blocker:
+        app.qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    question_id, code = blocker.args
+    assert question_id == widget.question.id and code == widget.code()
+    with app.qtbot.waitSignal(app.window.sig_run_requested) as blocker:
+        app.qtbot.mouseClick(widget.run_button, Qt.MouseButton.LeftButton)
+    assert blocker.args == [widget.code()]
+
+    app.window.on_check_finished(question_id, {"checks": CHECKS_ALL_PASS, "error": None})
+    assert "2 of 3 checks passed" in widget.check_status.text()
+    view.submit_current()
+    app.wait_idle()
+    row = db_rows(tmp_path / "progress.sqlite3", "SELECT * FROM answers WHERE question_id = ?",
+                  [question_id])[0]
+    auto = sum(r.points for r in widget.question.rubric if r.auto)
+    assert row["grade"]["points"] == pytest.approx(auto)  # every required check passed
+    assert row["response"]["checks"] == CHECKS_ALL_PASS
+
+
+def test_check_error_is_shown_not_graded(launch):
+    app = launch()
+    app.window.open_practice("000")
+    view = app.wait_screen(PracticeView)
+    view.go_to(programming_index(view))
+    app.window.on_check_finished(view.questions[view.current].id,
+                                 {"checks": [], "error": "the kernel died"})
+    widget = view.current_page().answer
+    assert "the kernel died" in widget.check_status.text() and widget.checks is None
+
+
+def test_pending_programming_answer_is_checked_later_from_the_report(launch):
+    app = launch()
+    app.window.start_exam("000", 3600)
+    view = app.wait_screen(ExamView)
+    view.go_to(programming_index(view))
+    editor = view.current_page().answer.editor
+    editor.setPlainText(editor.toPlainText() + "\n# done\n")
+    view.submit()
+    report_view = app.wait_screen(ReportView)
+    qid = view.questions[programming_index(view)].id
+    row = next(r for r in report_view.report.questions if r.question_id == qid)
+    assert row.verdict == "pending" and "check:" not in report_view.details.toHtml()
+    app.window.set_console_available(True)
+    assert f"check:{row.number}" in report_view.details.toHtml()
+    app.window.on_check_finished(qid, {"checks": CHECKS_ALL_PASS, "error": None})
+    app.qtbot.waitUntil(lambda: next(r for r in report_view.report.questions
+                                     if r.question_id == qid).verdict != "pending")
+    question = bundled_bank().question(qid)
+    row = next(r for r in report_view.report.questions if r.question_id == qid)
+    assert row.points == pytest.approx(sum(r.points for r in question.rubric if r.auto))
