@@ -74,7 +74,30 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--data-dir", help="where progress and extra papers live (default: "
                                            "$EXAMDESK_DATA_DIR or the platform's data dir)")
     parser.add_argument("--lang", help="UI language, e.g. zh_CN or en (default: the system's)")
+    parser.add_argument("--no-kernel", action="store_true",
+                        help="do not start the Python console (code checks unavailable)")
+    parser.add_argument("--bench-ready", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_known_args(argv)
+
+
+def _rss_mib() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def report_bench_markers(window: MainWindow, console) -> None:
+    """bench/run.py: print when the library is interactive and when the console is ready."""
+    def library_ready(_bank: Bank) -> None:
+        # the bank is shown in the library by now; one more event-loop turn = interactive
+        QTimer.singleShot(0, lambda: print(f"LIBRARY_READY rss_mib={_rss_mib():.1f}",
+                                           flush=True))
+    window.sig_bank_shown.connect(library_ready)
+    if console is not None:
+        def console_ready(env: dict) -> None:
+            print(f"CONSOLE_READY kernel_rss_mib={env.get('rss_mib', float('nan'))}",
+                  flush=True)
+        console.dock.session.sig_ready.connect(console_ready)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,7 +116,16 @@ def main(argv: list[str] | None = None) -> int:
     worker = StoreWorker(base / DATABASE_FILE)  # opens the database on its own thread
     db = DbOps(worker)
     window = MainWindow(db, QSettings())
+    console = None
+    if not args.no_kernel:
+        from .console.wiring import attach_console
+
+        console = attach_console(window, QSettings())
+    if args.bench_ready:
+        report_bench_markers(window, console)
     window.show()
+    if console is not None:
+        QTimer.singleShot(0, console.dock.start)  # the kernel starts after the first paint
 
     def store_failed(error: BaseException) -> None:
         # TooNewDatabase / CorruptDatabase: the file is left untouched; nothing can be saved.
@@ -112,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     QTimer.singleShot(0, window, lambda: db.run(load_bank_job, roots, on_done=bank_loaded,
                                                 on_error=store_failed))
     code = app.exec()
+    if console is not None:
+        console.shutdown()
     if not worker.close():
         log.warning("the store worker did not stop in time; queued writes may still run")
     return code

@@ -1,4 +1,5 @@
-"""The main window: a stack of screens, library → practice / exam → report.
+"""The main window: a stack of screens, library → practice / exam → report, and the review
+screens: wrong-answer book, practice runs over chosen questions, the dashboard.
 
 It owns no learner state itself: each screen gets the paper, the ``DbOps`` and a session
 id, and the window only moves between screens, remembers window settings, and forwards the
@@ -12,16 +13,21 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from question_db.exam import ExamReport, build_report, response_for
+from question_db import practice, review
+from question_db.exam import AUTO_SUBMITTED, ExamReport, rescore, response_for, submit_exam
 from question_db.model import Bank, Paper
+from question_db.practice import QuestionRun
 from question_db.store import ProgressStore, SessionState
 
 from .db import DbOps
-from .views.exam import AUTO_SUBMITTED, ExamView, StartExamDialog, submit_exam
+from .views.dashboard import DashboardView
+from .views.exam import ExamView, StartExamDialog
 from .views.library import LibraryView
 from .views.paper_session import PaperSessionView
 from .views.practice import PracticeView
+from .views.progress_files import ProgressFiles
 from .views.report import ReportView
+from .views.wrong_book import WrongBookView
 
 ZOOM_RANGE = (-4, 12)
 
@@ -40,7 +46,14 @@ def start_exam_session(store: ProgressStore, paper_id: str, duration_s: int) -> 
 
 
 def load_report(store: ProgressStore, paper: Paper, session_id: int) -> ExamReport:
-    return build_report(paper, store.session_state(session_id))
+    """The report, regraded; the stored score follows it (a corrected key, late marks)."""
+    return rescore(store, paper, session_id)
+
+
+def due_today_ids(store: ProgressStore, bank: Bank) -> list[str]:
+    """Questions due by the end of today, most overdue first."""
+    known = {q.id for q in bank.all_questions()}
+    return [card.question_id for card in review.due_today(store, known=known)]
 
 
 def saved_responses(paper: Paper, state: SessionState) -> dict[str, Any]:
@@ -62,6 +75,9 @@ class MainWindow(QMainWindow):
     sig_check_requested = Signal(str, str)
     """A programming question asks for its check suite: (question id, code)."""
 
+    sig_bank_shown = Signal(object)
+    """The bank is in the library (start-up is complete): (bank)."""
+
     def __init__(self, db: DbOps, settings: QSettings, bank: Bank | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +98,10 @@ class MainWindow(QMainWindow):
         self.library.sig_exam.connect(self.ask_exam)
         self.library.sig_resume.connect(self.resume_exam)
         self.library.sig_report.connect(self.show_report)
+        self.library.sig_wrong_book.connect(self.open_wrong_book)
+        self.library.sig_due_today.connect(self.practise_due)
+        self.library.sig_dashboard.connect(self.open_dashboard)
+        self.progress_files = ProgressFiles(self, db, lambda: self.bank, self.library.refresh)
         self.stack.addWidget(self.library)
         self.screen_view: QWidget | None = None  # the practice / exam / report on top
         self._base_point_size = QApplication.font().pointSizeF()
@@ -98,10 +118,32 @@ class MainWindow(QMainWindow):
         library.setShortcut(QKeySequence("Ctrl+L"))
         library.triggered.connect(self.go_library)
         file_menu.addAction(library)
+        file_menu.addSeparator()
+        for text, name, slot in (
+                (self.tr("&Export progress…"), "export_progress",
+                 lambda: self.progress_files.export_progress()),
+                (self.tr("&Import progress…"), "import_progress",
+                 lambda: self.progress_files.import_progress())):
+            action = QAction(text, self)
+            action.setObjectName(name)
+            action.triggered.connect(slot)
+            file_menu.addAction(action)
+        file_menu.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
+        review_menu = self.menuBar().addMenu(self.tr("&Review"))
+        for text, name, keys, slot in (
+                (self.tr("&Wrong-answer book"), "open_wrong_book", "Ctrl+Shift+W",
+                 self.open_wrong_book),
+                (self.tr("&Due today"), "practise_due", "Ctrl+Shift+R", self.practise_due),
+                (self.tr("D&ashboard"), "open_dashboard", "Ctrl+Shift+D", self.open_dashboard)):
+            action = QAction(text, self)
+            action.setObjectName(name)
+            action.setShortcut(QKeySequence(keys))
+            action.triggered.connect(slot)
+            review_menu.addAction(action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         for text, keys, step in ((self.tr("Zoom &in"), ["Ctrl+=", "Ctrl++"], 1),
                                  (self.tr("Zoom &out"), ["Ctrl+-"], -1),
@@ -123,6 +165,7 @@ class MainWindow(QMainWindow):
     def set_bank(self, bank: Bank) -> None:
         self.bank = bank
         self.library.set_bank(bank, last_paper=self.settings.value("library/last_paper"))
+        self.sig_bank_shown.emit(bank)
 
     def set_zoom(self, zoom: int) -> None:
         """Text size steps (Ctrl+= / Ctrl+-); children inherit the stack's font size."""
@@ -244,6 +287,46 @@ class MainWindow(QMainWindow):
         view.sig_finished.connect(lambda report: self._report_ready(paper, report))
         self._show_screen(view)
         view.start_clock()
+
+    # --- review: wrong-answer book, runs over chosen questions, dashboard ------------------
+    def open_wrong_book(self) -> WrongBookView:
+        view = WrongBookView(self.bank, self.db, dark=self.dark)
+        view.sig_practise.connect(
+            lambda ids: self.open_run(ids, self.tr("Wrong-answer book")))
+        self._show_screen(view)
+        return view
+
+    def practise_due(self) -> None:
+        """Practise every question due by the end of today, across papers."""
+        self.db.run(due_today_ids, self.bank,
+                    on_done=lambda ids: self.open_run(ids, self.tr("Due today")))
+
+    def open_run(self, question_ids: list[str], title: str) -> None:
+        """A practice run over ``question_ids`` (new sessions, one per paper)."""
+        if not question_ids:
+            box = QMessageBox(QMessageBox.Icon.Information, title,
+                              self.tr("Nothing to practise here."),
+                              QMessageBox.StandardButton.Ok, self)
+            box.setObjectName("nothing_to_practise")
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+            return
+        self.db.run(practice.start_run, self.bank, question_ids,
+                    on_done=lambda run: self._run_ready(run, title))
+
+    def _run_ready(self, run: QuestionRun, title: str) -> PracticeView | None:
+        if not run.questions:
+            return None
+        first = run.questions[0].paper_id
+        view = PracticeView(run.papers[first], self.db, run.sessions[first], run=run,
+                            title=title, dark=self.dark)
+        self._show_screen(view)
+        return view
+
+    def open_dashboard(self) -> DashboardView:
+        view = DashboardView(self.bank, self.db, dark=self.dark)
+        self._show_screen(view)
+        return view
 
     def show_report(self, session_id: int) -> None:
         def ready(state: SessionState) -> None:

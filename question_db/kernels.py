@@ -52,7 +52,8 @@ def app_kernelspec_dir() -> Path:
         "display_name": f"examdesk (Python {sys.version.split()[0]})",
         "language": "python",
         "interrupt_mode": "signal",
-        "env": {"PYTHONUNBUFFERED": "1"},
+        # debugpy's "frozen modules" warning would greet the learner after every restart
+        "env": {"PYTHONUNBUFFERED": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"},
     }
     text = json.dumps(spec, indent=1)
     target = spec_dir / "kernel.json"

@@ -190,7 +190,7 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
     data = _load(Path(path))
     result = ImportResult()
     touched: set[str] = set()
-    with store.db.atomic():
+    with store.write():
         ids = {}
         for i, s in enumerate(data.get("sessions", [])):
             ids[s.get("uid")] = _merge_session(store, s, f"{path}:sessions[{i}]", result)

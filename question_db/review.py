@@ -116,23 +116,43 @@ def _replay(store: ProgressStore, question_id: str) -> CardState:
                      rows[-1]["rating"] if rows else None, mastered)
 
 
+def _answer_uid(store: ProgressStore, answer_id: int | None) -> str | None:
+    if answer_id is None:
+        return None
+    row = store.db.execute("SELECT uid FROM answers WHERE id = ?", [answer_id]).fetchone()
+    return row[0] if row else None
+
+
 def record_outcome(store: ProgressStore, question: Question, paper: Paper, *,
                    grade: Grade | dict, seconds: float, answer_id: int | None = None,
+                   regrade_of: int | None = None,
                    now: float | None = None) -> CardState | None:
-    """Turn a graded answer into a review; None when there is nothing to rate yet."""
+    """Turn a graded answer into a review; None when there is nothing to rate yet.
+
+    A regrade is not a second outcome: when ``answer_id`` (a practice answer whose self-marks
+    or checks changed) or ``regrade_of`` (the earlier answer row a report's late self-marks
+    replace) already has a review, that review is re-rated in place and keeps its time.
+    """
     rating = rating_for(question, grade, seconds, time_budget_s(paper, question))
     if rating is None:
         return None
-    with store.db.atomic():
-        answer_uid = None
-        if answer_id is not None:
-            row = store.db.execute("SELECT uid FROM answers WHERE id = ?", [answer_id]).fetchone()
-            answer_uid = row[0] if row else None
-        store.db.execute(
-            "INSERT INTO reviews (uid, question_id, answer_uid, rating, missed, source, "
-            "reviewed_at) VALUES (?, ?, ?, ?, ?, 'auto', ?)",
-            [uuid.uuid4().hex, question.id, answer_uid, rating, int(is_miss(question, grade)),
-             _now(now)])
+    missed = int(is_miss(question, grade))
+    with store.write():
+        answer_uid = _answer_uid(store, answer_id)
+        known = [u for u in (answer_uid, _answer_uid(store, regrade_of)) if u]
+        previous = store.db.execute(
+            f"SELECT id FROM reviews WHERE question_id = ? AND answer_uid IN "
+            f"({', '.join('?' * len(known))}) ORDER BY reviewed_at DESC, id DESC LIMIT 1",
+            [question.id, *known]).fetchone() if known else None
+        if previous:
+            store.db.execute("UPDATE reviews SET answer_uid = ?, rating = ?, missed = ?, "
+                             "source = 'auto' WHERE id = ?",
+                             [answer_uid, rating, missed, previous[0]])
+        else:
+            store.db.execute(
+                "INSERT INTO reviews (uid, question_id, answer_uid, rating, missed, source, "
+                "reviewed_at) VALUES (?, ?, ?, ?, ?, 'auto', ?)",
+                [uuid.uuid4().hex, question.id, answer_uid, rating, missed, _now(now)])
         return _replay(store, question.id)
 
 
@@ -140,7 +160,7 @@ def override_rating(store: ProgressStore, question_id: str, rating: int) -> Card
     """The learner disagrees with the last rating: replace it and reschedule."""
     if rating not in RATING_NAMES:
         raise ValueError(f"rating must be one of {sorted(RATING_NAMES)}, not {rating!r}")
-    with store.db.atomic():
+    with store.write():
         last = store.db.execute("SELECT id FROM reviews WHERE question_id = ? "
                                 "ORDER BY reviewed_at DESC, id DESC LIMIT 1",
                                 [question_id]).fetchone()
@@ -155,7 +175,7 @@ def override_rating(store: ProgressStore, question_id: str, rating: int) -> Card
 def set_mastered(store: ProgressStore, question_id: str, mastered: bool = True, *,
                  now: float | None = None) -> None:
     """Mark a question mastered (leaves the book until it is missed again), or undo that."""
-    with store.db.atomic():
+    with store.write():
         if mastered:
             store.db.execute("INSERT OR IGNORE INTO mastery (question_id, mastered_at) "
                              "VALUES (?, ?)", [question_id, _now(now)])
@@ -188,6 +208,14 @@ def due_questions(store: ProgressStore, *, now: float | None = None,
     return [s for s in (card_state(store, q) for q in ids) if s]
 
 
+def due_today(store: ProgressStore, *, now: float | None = None, tz=None,
+              known: set[str] | None = None) -> list[CardState]:
+    """Cards due by the end of today (local, or ``tz``): what "Due today" practises."""
+    today = datetime.fromtimestamp(_now(now), tz=tz).date()
+    midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=tz)
+    return due_questions(store, now=midnight.timestamp(), known=known)
+
+
 def due_forecast(store: ProgressStore, *, days: int = 14, now: float | None = None,
                  tz=None) -> list[tuple[date, int]]:
     """Reviews due on each of the next ``days`` days (overdue ones count today)."""
@@ -201,7 +229,7 @@ def due_forecast(store: ProgressStore, *, days: int = 14, now: float | None = No
 
 
 def set_exam_date(store: ProgressStore, day: date | None) -> None:
-    with store.db.atomic():
+    with store.write():
         if day is None:
             store.db.execute("DELETE FROM settings WHERE key = 'exam_date'")
         else:

@@ -523,6 +523,20 @@ class ProgressStore:
                 "UPDATE sessions SET state = ?, score = ?, max_score = ?, finished_at = ? "
                 "WHERE id = ?", [state, score, max_score, _now(now), session_id])
 
+    def rescore_session(self, session_id: int, *, score: float, max_score: float) -> bool:
+        """Bring a finished session's score up to date after later grading (self-marks, a
+        check run, a corrected key): library best/last and the score trend read it.
+        Returns whether it changed; an active session has no score yet (ValueError)."""
+        with self.write():
+            current = self.session(session_id)
+            if current.state == ACTIVE:
+                raise ValueError(f"session {session_id} is still active: finish it first")
+            if (current.score, current.max_score) == (score, max_score):
+                return False
+            self.db.execute("UPDATE sessions SET score = ?, max_score = ? WHERE id = ?",
+                            [score, max_score, session_id])
+            return True
+
     # --- answers, drafts, flags ---------------------------------------------------------
     def record_answer(self, session_id: int, question_id: str, response: Any, *,
                       grade: Grade | None, seconds: float, now: float | None = None) -> int:

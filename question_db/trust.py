@@ -36,21 +36,10 @@ def runs_code(paper: Paper) -> bool:
     return any(q.code is not None or q.verify is not None for q in paper.questions)
 
 
-def _referenced(paper: Paper) -> list[Path]:
-    paths = []
-    for q in paper.questions:
-        if q.verify is not None:
-            paths.append(q.verify)
-        if q.code is not None:
-            paths += [p for p in (q.code.reference, q.code.starter, q.code.seed, q.code.check,
-                                  *q.code.wrong) if p is not None]
-    return paths
-
-
 def pack_files(paper: Paper) -> dict[str, Path]:
-    """Every file of the pack by name: all files under its folder (symlinks to files are
-    read through; a symlinked folder counts as its link text), plus any code file a question
-    names that lies outside the folder, by its absolute path."""
+    """Every file under the paper's folder by relative name (a symlinked folder counts as
+    its link text). The loader refuses code files that resolve outside the folder
+    (``bank._pack_file``), so these are all the files that can run."""
     if paper.folder is None:
         raise ValueError(f"{paper.id}: a paper without a folder has no files to trust")
     root = paper.folder.resolve()
@@ -61,24 +50,29 @@ def pack_files(paper: Paper) -> dict[str, Path]:
             if not name.endswith(".pyc"):
                 path = Path(folder) / name
                 files[path.relative_to(root).as_posix()] = path
-    for path in _referenced(paper):
-        real = path.resolve()
-        if not real.is_relative_to(root):
-            files[str(real)] = real
     return files
 
 
 def pack_hash(paper: Paper) -> str:
-    """sha256 over the sorted file names and bytes; length-prefixed, so no two different
-    packs can frame into the same stream."""
+    """sha256 over the sorted file names and bytes; every part is length-prefixed, so no
+    two different packs frame into the same stream."""
     digest = hashlib.sha256()
+
+    def part(data: bytes) -> None:
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+
     for name, path in sorted(pack_files(paper).items()):
-        data = (b"link:" + os.readlink(path).encode("utf-8", "surrogateescape")
-                if path.is_symlink() and path.is_dir() else path.read_bytes())
-        encoded = name.encode("utf-8", "surrogateescape")
-        for part in (encoded, data):
-            digest.update(len(part).to_bytes(8, "big"))
-            digest.update(part)
+        part(name.encode("utf-8", "surrogateescape"))
+        if path.is_symlink() and path.is_dir():
+            part(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+        elif path.is_file():
+            with path.open("rb") as fh:  # streamed: a pack may carry large data files
+                digest.update(os.fstat(fh.fileno()).st_size.to_bytes(8, "big"))
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
+        else:  # a FIFO or device: reading it could block for ever
+            part(b"special:" + oct(path.lstat().st_mode).encode())
     return digest.hexdigest()
 
 

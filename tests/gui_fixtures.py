@@ -99,11 +99,14 @@ class App:
 
 @pytest.fixture
 def launch(qtbot, tmp_path):
-    """Factory: ``launch()`` starts examdesk on this test's DB; every launch is cleaned up."""
+    """Factory: ``launch()`` starts examdesk on this test's DB (``launch(folder)``: on a
+    data dir of its own); every launch is cleaned up."""
     apps: list[App] = []
 
-    def make() -> App:
-        app = App(qtbot, tmp_path / "progress.sqlite3", tmp_path / "settings.ini")
+    def make(data_dir: Path | None = None) -> App:
+        folder = data_dir or tmp_path
+        folder.mkdir(parents=True, exist_ok=True)
+        app = App(qtbot, folder / "progress.sqlite3", folder / "settings.ini")
         apps.append(app)
         return app
 

@@ -401,7 +401,7 @@ def test_abort_is_detected_explained_and_one_click_restart_works(qtbot, ready):
     with qtbot.waitSignal(dock.session.sig_died, timeout=START_MS) as died:
         dock.run_code("import os; os.abort()", replies.append)
     explanation = died.args[0]
-    assert "SIGABRT" in explanation
+    assert "SIGABRT" in explanation and "Fatal Python error: Aborted" in explanation
     assert dock.session.state == ks.DEAD and dock.session.explanation == explanation
     assert replies and replies[0]["ename"] == "KernelDied"  # the caller is answered
     assert not dock.message.isHidden() and "SIGABRT" in dock.message_label.text()
@@ -423,6 +423,18 @@ def test_abort_is_detected_explained_and_one_click_restart_works(qtbot, ready):
     assert waiting[0]["status"] == "ok"
     assert user_expression(dock.session, "back") == "'alive'"
     assert "os" not in user_expression(dock.session, "sorted(get_ipython().user_ns)")
+
+
+def test_a_segfault_is_explained_with_the_line_that_crashed(qtbot, ready):
+    dock, _, _ = ready
+    with qtbot.waitSignal(dock.session.sig_died, timeout=START_MS) as died:
+        dock.run_code("import ctypes\nctypes.string_at(0)")
+    explanation = died.args[0]
+    assert "SIGSEGV" in explanation and "segmentation fault" in explanation
+    # faulthandler's report from the kernel's stderr log, innermost frame first
+    assert "Fatal Python error: Segmentation fault" in explanation
+    assert "in string_at" in explanation
+    assert dock.session.state == ks.DEAD
 
 
 def test_banner_and_header_for_a_cuda_kernel_with_real_flash_attn():

@@ -44,6 +44,24 @@ def test_signal_emit_keeps_true_alive():
     assert sys.getrefcount(True) >= before
 
 
+def test_void_calls_keep_none_alive():
+    """Regression: PySide6 6.12.0 void methods returned None without a reference; a fresh
+    3.11 process aborted ("none_dealloc") after ~5,000 QLabel.setText calls."""
+    code = ("import sys\n"
+            "from PySide6.QtWidgets import QApplication, QLabel\n"
+            "app = QApplication(sys.argv[:1])\n"
+            "import desktop\n"
+            "label = QLabel()\n"
+            "for _ in range(50_000):\n"
+            "    label.setText('x')\n"
+            "    label.setVisible(False)\n"
+            "print('alive')\n")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0 and "alive" in result.stdout, result.stderr[-2000:]
+
+
 # --- code editor ---------------------------------------------------------------------------
 @pytest.fixture
 def editor(qtbot):

@@ -70,6 +70,23 @@ def console_widget_class():
             super()._prompt_started_hook()
             self.sig_prompt_shown.emit()
 
+        def _dispatch(self, msg):
+            # A message queued from the channel thread can arrive after KernelSession
+            # unbound this widget (shutdown, switch): qtconsole would then fail on
+            # ``self._kernel_client.session`` (seen with qtconsole 5.7.2).
+            if self.kernel_client is not None:
+                super()._dispatch(msg)
+
+        def _handle_shutdown_reply(self, msg):
+            # KernelSession owns shutdown and restart; qtconsole would otherwise ask
+            # "Close the Console?" in a modal box when a connected kernel goes away.
+            pass
+
+        def _handle_kernel_restarted(self, died=True):
+            # KernelSession resets the widget once the restarted kernel answers; the
+            # base class would also print "Kernel died, restarting" and a second prompt.
+            pass
+
     return ConsoleWidget
 
 
@@ -256,5 +273,5 @@ class ConsoleDock(QDockWidget):
         self.message.show()
 
     def _append_notice(self, text: str) -> None:
-        if self.console is not None:
+        if self.console is not None:  # qtconsole has no public "print above the prompt"
             self.console._append_plain_text("\n" + text + "\n", before_prompt=True)

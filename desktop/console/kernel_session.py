@@ -62,7 +62,29 @@ def death_explanation(returncode: int | None, log_tail: str) -> str:
     return text
 
 
+# ipykernel points fd 2 at a pipe it forwards to the console; that pipe dies with the
+# process, so a crash report written there is lost. Send faulthandler's report (the
+# Python stack at a segfault/abort) to the kernel's real stderr: our log file.
+_CRASH_REPORTS_TO_LOG = (
+    "import faulthandler as _fh, sys as _sys\n"
+    "_fd = getattr(_sys.stderr, '_original_stdstream_copy', None)\n"
+    "_fh.enable(file=_fd if _fd is not None else _sys.__stderr__, all_threads=False)\n"
+    "del _fh, _sys, _fd\n"
+)
+
+
+def log_excerpt(path: Path | None) -> str:
+    """What to show of a dead kernel's stderr: faulthandler's report (the innermost
+    frames come first, so its head is what matters), else the last lines."""
+    text = kernels.tail(path, 200)
+    start = text.rfind("Fatal Python error")
+    if start >= 0:
+        return "\n".join(text[start:].splitlines()[:8])
+    return "\n".join(text.splitlines()[-20:])
+
+
 def _probe_environment(runner: KernelCheckRunner, _progress) -> dict:
+    runner.execute(_CRASH_REPORTS_TO_LOG, timeout=30)  # best effort: not every kernel has it
     return runner.prepare()
 
 
@@ -248,14 +270,14 @@ class KernelSession(QObject):
             timer.stop()
         km, kc = self._km, self._kc
         self._km = self._kc = None
+        if kc is not None and self._frontend is not None:
+            self._frontend.kernel_client = None  # before the shutdown_reply can reach it
         if km is not None and km.has_kernel:
             try:
                 km.request_shutdown()
             except Exception:  # the process may be gone already
                 pass
         if kc is not None:
-            if self._frontend is not None:
-                self._frontend.kernel_client = None
             if kc.channels_running:
                 kc.stop_channels()  # overlaps the kernel's own exit
         if km is not None:
@@ -404,7 +426,7 @@ class KernelSession(QObject):
             return
         process = getattr(self._km.provisioner, "process", None)
         returncode = process.returncode if process is not None else None
-        self._die(death_explanation(returncode, kernels.tail(self._log_path)))
+        self._die(death_explanation(returncode, log_excerpt(self._log_path)))
 
     def _on_heartbeat_failed(self, since_last_heartbeat: float) -> None:
         # An own kernel is judged by its process (a busy kernel can miss beats on a
@@ -433,7 +455,7 @@ class KernelSession(QObject):
         self.sig_died.emit(explanation)
 
     def _tail_suffix(self) -> str:
-        text = kernels.tail(self._log_path)
+        text = log_excerpt(self._log_path)
         return ("\n" + self.tr("Last lines it wrote:") + "\n" + text) if text.strip() else ""
 
     def _set_state(self, state: str) -> None:

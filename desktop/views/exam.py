@@ -2,13 +2,13 @@
 
 No pause: the deadline is wall-clock and lives in the store, so closing the app does not
 stop the clock; a resumed exam shows what is really left. At zero the exam submits itself.
-Answers are saved as drafts while typing and recorded, graded, at submission; programming
-answers are saved and stay "pending" until their checks run.
+Answers are saved as drafts while typing and recorded, graded and scheduled for review at
+submission (``question_db.exam.submit_exam``); programming answers are saved and stay
+"pending" until their checks run.
 """
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -25,39 +25,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db.exam import ExamReport, build_report, exam_duration_s
-from question_db.grading import grade_answer
+from question_db.exam import AUTO_SUBMITTED, SUBMITTED, ExamReport, exam_duration_s, submit_exam
 from question_db.model import Paper
-from question_db.store import ProgressStore
 
 from ..db import DbOps
 from .answer_sheet import AnswerSheet
 from .countdown import Countdown, format_remaining
 from .paper_session import PaperSessionView
 
-SUBMITTED, AUTO_SUBMITTED = "submitted", "auto_submitted"
-
-
-def submit_exam(store: ProgressStore, paper: Paper, session_id: int, responses: dict[str, Any],
-                seconds: dict[str, float], final_state: str,
-                now: float | None = None) -> ExamReport:
-    """Record every answered question with its grade, finish the session, build the report.
-
-    Runs on the store thread, as one job: nothing else is written between the answers and
-    the finish.
-    """
-    for question in paper.questions:
-        if question.id not in responses:
-            continue
-        section = paper.section_of(question)
-        grade = grade_answer(question, responses[question.id], multiple_choice_rule=(
-            section.multiple_choice_rule if section else "all_or_nothing"))
-        store.record_answer(session_id, question.id, responses[question.id], grade=grade,
-                            seconds=round(seconds.get(question.id, 0.0), 3), now=now)
-    report = build_report(paper, store.session_state(session_id))
-    store.finish_session(session_id, state=final_state, score=report.score,
-                         max_score=report.max_score, now=now)
-    return build_report(paper, store.session_state(session_id))
+__all__ = ["AUTO_SUBMITTED", "SUBMITTED", "ExamView", "StartExamDialog"]
 
 
 class StartExamDialog(QDialog):

@@ -1,5 +1,6 @@
 """The library: one card per paper with its size, best and last exam score, an unfinished-
-exam badge, Practice / Exam buttons and the past reports."""
+exam badge, Practice / Exam buttons and the past reports; above them the way into review:
+the wrong-answer book, today's due reviews and the dashboard."""
 from __future__ import annotations
 
 import datetime as dt
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from question_db import review
 from question_db.model import Bank, Paper
 from question_db.store import PaperSummary, ProgressStore, SessionRecord
 
@@ -30,6 +32,12 @@ def library_data(store: ProgressStore, paper_ids: list[str]
     """Per paper: the exam summary and its sessions, newest first (one store job)."""
     return {pid: (store.paper_summary(pid, mode="exam"), store.sessions(pid))
             for pid in paper_ids}
+
+
+def study_counts(store: ProgressStore, bank: Bank) -> tuple[int, int]:
+    """(questions in the wrong-answer book, reviews due today) over the installed papers."""
+    known = {q.id for q in bank.all_questions()}
+    return len(review.wrong_book(store, bank)), len(review.due_today(store, known=known))
 
 
 class PaperCard(QFrame):
@@ -141,15 +149,40 @@ class LibraryView(QWidget):
     sig_report = Signal(int)
     """Show the report of this finished exam: (session id)."""
 
+    sig_wrong_book = Signal()
+    """Open the wrong-answer book."""
+
+    sig_due_today = Signal()
+    """Practise the reviews due today."""
+
+    sig_dashboard = Signal()
+    """Open the progress dashboard."""
+
     def __init__(self, db: DbOps, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("library_view")
         self.db = db
+        self.bank = Bank()
         self.cards: dict[str, PaperCard] = {}
+        self.due_count = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
         heading = QLabel("<h1 style='margin:0'>" + self.tr("Papers") + "</h1>")
-        layout.addWidget(heading)
+        study = QHBoxLayout()
+        study.addWidget(heading, 1)
+        self.wrong_button = QPushButton(self.tr("Wrong-answer book"))
+        self.wrong_button.setObjectName("wrong_book")
+        self.wrong_button.clicked.connect(self.sig_wrong_book)
+        self.due_button = QPushButton(self.tr("Due today"))
+        self.due_button.setObjectName("due_today")
+        self.due_button.setEnabled(False)
+        self.due_button.clicked.connect(self.sig_due_today)
+        self.dashboard_button = QPushButton(self.tr("Dashboard"))
+        self.dashboard_button.setObjectName("dashboard")
+        self.dashboard_button.clicked.connect(self.sig_dashboard)
+        for button in (self.wrong_button, self.due_button, self.dashboard_button):
+            study.addWidget(button)
+        layout.addLayout(study)
         self.status = QLabel(self.tr("Loading the question bank…"))
         self.status.setObjectName("library_status")
         self.status.setWordWrap(True)
@@ -165,6 +198,7 @@ class LibraryView(QWidget):
         layout.addWidget(scroll, 1)
 
     def set_bank(self, bank: Bank, last_paper: str | None = None) -> None:
+        self.bank = bank
         for card in self.cards.values():
             card.deleteLater()
         self.cards.clear()
@@ -192,6 +226,14 @@ class LibraryView(QWidget):
         """Reload scores, badges and reports from the store."""
         if self.cards:
             self.db.run(library_data, list(self.cards), on_done=self._show_progress)
+            self.db.run(study_counts, self.bank, on_done=self._show_counts)
+
+    def _show_counts(self, counts: tuple[int, int]) -> None:
+        wrong, due = counts
+        self.wrong_button.setText(self.tr("Wrong-answer book (%1)").replace("%1", str(wrong)))
+        self.due_button.setText(self.tr("Due today (%1)").replace("%1", str(due)))
+        self.due_button.setEnabled(due > 0)
+        self.due_count = due
 
     def _show_progress(self, data: dict) -> None:
         for paper_id, (summary, sessions) in data.items():

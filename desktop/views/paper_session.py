@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from question_db.model import Paper, Question
+from question_db.practice import QuestionRun
 from question_db.store import ProgressStore, SessionState
 
 from ..db import DbOps
@@ -41,7 +42,8 @@ def typing_in_editor(widget: QWidget | None) -> bool:
 
 
 class PaperSessionView(QWidget):
-    """Base screen for a practice or exam session on one paper."""
+    """Base screen for a practice or exam session on one paper, or for a practice ``run``
+    over chosen questions (which may span papers: a session per paper)."""
 
     sig_current_changed = Signal(int)
     """The question on screen changed: (index in the paper)."""
@@ -56,13 +58,16 @@ class PaperSessionView(QWidget):
     """The learner wants to go back to the library."""
 
     def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
-                 parent: QWidget | None = None) -> None:
+                 run: QuestionRun | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.paper = paper
         self.db = db
         self.session_id = session_id
         self.dark = dark
-        self.questions: tuple[Question, ...] = paper.questions
+        self.run = run
+        self.questions: tuple[Question, ...] = run.questions if run else paper.questions
+        self._papers = run.papers if run else {paper.id: paper}
+        self._sessions = run.sessions if run else {paper.id: session_id}
         self.pages: dict[int, QuestionView] = {}
         self.responses: dict[str, Any] = {}  # saved responses of questions not built yet
         self.flags: set[str] = set()
@@ -130,6 +135,13 @@ class PaperSessionView(QWidget):
     def question_id(self, index: int) -> str:
         return self.questions[index].id
 
+    def paper_of(self, question: Question) -> Paper:
+        return self._papers[question.paper_id]
+
+    def session_of(self, question: Question) -> int:
+        """The session a question's answers, drafts and flags are stored in."""
+        return self._sessions[question.paper_id]
+
     def response(self, index: int) -> Any:
         """The learner's current response to question ``index`` (on screen or saved)."""
         page = self.pages.get(index)
@@ -148,7 +160,8 @@ class PaperSessionView(QWidget):
         """The page of question ``index``, built on first use."""
         if index not in self.pages:
             question = self.questions[index]
-            page = QuestionView(question, self.paper.section_of(question), index=index,
+            page = QuestionView(question, self.paper_of(question).section_of(question),
+                                index=index,
                                 total=len(self.questions), dark=self.dark)
             self.pages[index] = page
             self.stack.addWidget(page)
@@ -200,12 +213,13 @@ class PaperSessionView(QWidget):
     def toggle_flag(self) -> None:
         if self.current < 0:
             return
-        qid = self.question_id(self.current)
+        question = self.questions[self.current]
+        qid = question.id
         flagged = qid not in self.flags
         (self.flags.add if flagged else self.flags.discard)(qid)
         self.flag_button.setChecked(flagged)
         self.pages[self.current].set_flagged(flagged)
-        self.db.run(ProgressStore.set_flag, self.session_id, qid, flagged)
+        self.db.run(ProgressStore.set_flag, self.session_of(question), qid, flagged)
         self.flag_changed(self.current, flagged)
 
     def flag_changed(self, index: int, flagged: bool) -> None:
@@ -229,8 +243,8 @@ class PaperSessionView(QWidget):
         for qid in sorted(self._dirty):
             response = self.response(position[qid])
             self.responses[qid] = response
-            self.db.run(ProgressStore.save_draft, self.session_id, qid, response,
-                        seconds=round(self.seconds.get(qid, 0.0), 3))
+            self.db.run(ProgressStore.save_draft, self.session_of(self.questions[position[qid]]),
+                        qid, response, seconds=round(self.seconds.get(qid, 0.0), 3))
         self._dirty.clear()
 
     def close_session(self) -> None:

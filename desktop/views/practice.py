@@ -3,51 +3,63 @@
 Subjective questions reveal the reference answer and a rubric checklist; the learner's
 self-marks are stored on the submitted answer (``set_grade``) and in the draft, so a report
 regraded later sees them too. Navigation is free; time per question is recorded.
+Every graded answer is scheduled for review (``question_db.practice``); the rating chosen
+and the next review date show under the verdict, where the learner can override them.
+A ``run`` practises chosen questions (wrong-answer book, today's reviews) in new sessions,
+finished when the learner leaves.
 """
 from __future__ import annotations
 
+import html
 from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from question_db.grading import Grade, grade_answer
+from question_db import practice
+from question_db.exam import grade_in_paper
+from question_db.grading import Grade
 from question_db.model import Paper, Question
+from question_db.practice import Outcome, QuestionRun
 from question_db.store import ProgressStore, SessionState
 
 from ..db import DbOps
 from .paper_session import PaperSessionView
 from .question_view import QuestionView
+from .rating_bar import RatingBar
 
 
 def _answer_id(ref: int | Future) -> int:
-    """An answer id, or the future of the record_answer call that returns it.
+    """An answer id, or the future of the submit_answer call that returns it.
 
     Store jobs run in order, so when a later job resolves this future it is already done.
     """
-    return ref.result() if isinstance(ref, Future) else ref
+    return ref.result().answer_id if isinstance(ref, Future) else ref
 
 
-def _set_grade_after(store: ProgressStore, ref: int | Future, grade: Grade) -> None:
-    store.set_grade(_answer_id(ref), grade)
+def _regrade_after(store: ProgressStore, paper: Paper, question: Question, ref: int | Future,
+                   grade: Grade) -> Outcome:
+    return practice.regrade_answer(store, paper, question, _answer_id(ref), grade)
 
 
 class PracticeView(PaperSessionView):
     """Practice on one paper: instant feedback, free navigation."""
 
     def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
+                 run: QuestionRun | None = None, title: str | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(paper, db, session_id, dark=dark, parent=parent)
+        super().__init__(paper, db, session_id, dark=dark, run=run, parent=parent)
         self.setObjectName("practice_view")
         self.answer_refs: dict[str, int | Future] = {}  # submitted answer per question id
         self.grades: dict[str, dict] = {}
+        self.rating_bars: dict[str, RatingBar] = {}
 
         top = QHBoxLayout()
         self.back_button = QPushButton("← " + self.tr("Library"))
         self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.back_button.clicked.connect(self.sig_leave)
-        title = QLabel(f"<b>{paper.title}</b> — " + self.tr("Practice"))
+        title = QLabel(f"<b>{html.escape(title or paper.title)}</b> — " + self.tr("Practice"))
         title.setTextFormat(Qt.TextFormat.RichText)
         self.progress = QLabel()
         top.addWidget(self.back_button)
@@ -102,12 +114,8 @@ class PracticeView(PaperSessionView):
                               .replace("%3", f"{points:g}"))
 
     # --- submitting ----------------------------------------------------------------------
-    def rule_for(self, question: Question) -> str:
-        section = self.paper.section_of(question)
-        return section.multiple_choice_rule if section else "all_or_nothing"
-
     def grade(self, question: Question, response: Any) -> Grade:
-        return grade_answer(question, response, multiple_choice_rule=self.rule_for(question))
+        return grade_in_paper(self.paper_of(question), question, response)
 
     def submit_shortcut(self) -> None:
         if self.submit_button.isEnabled():
@@ -126,8 +134,9 @@ class PracticeView(PaperSessionView):
         self.save_drafts()  # time is accounted and the draft matches what is submitted
         grade = self.grade(question, response)
         self.answer_refs[question.id] = self.db.run(
-            ProgressStore.record_answer, self.session_id, question.id, response, grade=grade,
-            seconds=round(self.seconds.get(question.id, 0.0), 3))
+            practice.submit_answer, self.paper_of(question), self.session_of(question),
+            question, response, grade=grade,
+            seconds=round(self.seconds.get(question.id, 0.0), 3), on_done=self._rated)
         self.grades[question.id] = grade.to_json()
         page.answer.set_locked(True)
         page.reveal(grade.to_json())
@@ -143,7 +152,8 @@ class PracticeView(PaperSessionView):
         response = page.answer.response()
         grade = self.grade(question, response)
         self.grades[question.id] = grade.to_json()
-        self.db.run(_set_grade_after, self.answer_refs[question.id], grade)
+        self.db.run(_regrade_after, self.paper_of(question), question,
+                    self.answer_refs[question.id], grade, on_done=self._rated)
         # The draft carries the marks too: reports regrade responses, not stored grades.
         self._dirty.add(question.id)
         self.save_drafts()
@@ -162,8 +172,35 @@ class PracticeView(PaperSessionView):
             question = answer.question
             grade = self.grade(question, answer.response())
             self.grades[question_id] = grade.to_json()
-            self.db.run(_set_grade_after, self.answer_refs[question_id], grade)
+            self.db.run(_regrade_after, self.paper_of(question), question,
+                        self.answer_refs[question_id], grade, on_done=self._rated)
             for page in self.pages.values():
                 if page.question.id == question_id:
                     page.set_grade(grade.to_json())
             self._update_progress()
+
+    # --- review schedule -----------------------------------------------------------------
+    def _rated(self, outcome: Outcome) -> None:
+        """Show the rating examdesk chose and the next review date under the verdict."""
+        card = outcome.card
+        if card is None:  # pending self-marks or checks, or void: nothing scheduled yet
+            return
+        page = next((p for p in self.pages.values() if p.question.id == card.question_id),
+                    None)
+        if page is None:
+            return
+        bar = self.rating_bars.get(card.question_id)
+        if bar is None:
+            bar = RatingBar(self.db, card.question_id)
+            self.rating_bars[card.question_id] = bar
+            page.feedback.layout().insertWidget(0, bar)
+        bar.overridden = False  # a regrade (self-marks, checks) rates afresh
+        bar.show_card(card)
+
+    def close_session(self) -> None:
+        """Leaving: drafts are saved, and a run's sessions are finished."""
+        if self.closed:
+            return
+        super().close_session()
+        if self.run is not None:
+            self.db.run(practice.finish_run, list(self.run.sessions.values()))

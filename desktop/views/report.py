@@ -2,7 +2,8 @@
 with the learner's answer, verdict, key, explanation and errata (``question_db.exam``).
 
 Pending subjective answers can be self-marked here: the marks are recorded as a new answer
-row (history is kept) and the report is rebuilt from the store.
+row (history is kept), scheduled for review, the session rescored, and the report rebuilt
+from the store (``question_db.exam.mark_submitted_answer``).
 """
 from __future__ import annotations
 
@@ -27,10 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db.exam import ExamReport, QuestionRow, ScoreLine, build_report
-from question_db.grading import PENDING, grade_answer
+from question_db.exam import ExamReport, QuestionRow, ScoreLine, mark_submitted_answer
+from question_db.grading import PENDING
 from question_db.model import Paper, Question
-from question_db.store import ProgressStore
 
 from ..db import DbOps
 from .answer_widgets import RubricChecklist
@@ -103,14 +103,40 @@ class SelfMarkDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def _record_response(store: ProgressStore, paper: Paper, session_id: int, question: Question,
-                     response: dict, seconds: float) -> ExamReport:
-    """A new graded answer row (self-marks or check results added), then the fresh report."""
-    section = paper.section_of(question)
-    grade = grade_answer(question, response, multiple_choice_rule=(
-        section.multiple_choice_rule if section else "all_or_nothing"))
-    store.record_answer(session_id, question.id, response, grade=grade, seconds=seconds)
-    return build_report(paper, store.session_state(session_id))
+def question_review_html(question: Question, response: Any, *, dark: bool = False) -> str:
+    """The stem, the learner's response, the key, errata and explanation (reports and the
+    wrong-answer book)."""
+    out = [markdown_to_html(question.stem, dark=dark)]
+    if question.options:
+        out.append("<p>" + "<br/>".join(f"{letter}. {inline(text)}"
+                                       for letter, text in question.options.items())
+                   + "</p>")
+    out.append("<p><b>" + tr("Your answer") + ":</b> "
+               + response_html(question, response, dark=dark) + "</p>")
+    if question.type in ("short_answer", "system_design"):
+        out.append("<p><b>" + tr("Reference answer") + ":</b></p>"
+                   + markdown_to_html(str(question.answer or ""), dark=dark))
+    elif question.type == "calculation":
+        out.append("<p><b>" + tr("Key") + ":</b><br/>"
+                   + key_html(question, question.answer, dark=dark) + "</p>")
+    elif question.type == "programming":
+        out.append("<p><b>" + tr("Reference solution") + ":</b></p>"
+                   + key_html(question, question.answer, dark=dark))
+    elif question.scored:
+        out.append("<p><b>" + tr("Key") + ":</b> "
+                   + key_html(question, question.answer, dark=dark) + "</p>")
+    if question.errata:
+        box = "#3a2f12" if dark else "#fff8e1"
+        seed = ""
+        if question.type in ("single_choice", "multiple_choice", "fill_blank"):
+            seed = ("<p>" + tr("Source paper's key") + ": "
+                    + key_html(question, question.seed_answer, dark=dark) + "</p>")
+        out.append(f"<table width='100%' cellpadding='6' style='background-color:{box}'>"
+                   f"<tr><td><b>⚠ " + tr("Errata") + f"</b>{seed}"
+                   + markdown_to_html(question.errata, dark=dark) + "</td></tr></table>")
+    out.append("<p><b>" + tr("Explanation") + ":</b></p>"
+               + markdown_to_html(question.explanation, dark=dark))
+    return "".join(out)
 
 
 class ReportView(QWidget):
@@ -248,36 +274,7 @@ class ReportView(QWidget):
                 and isinstance(row.response, dict) and row.response.get("code")):
             label = tr("Run the checks now")
             out.append(f" · <a href='check:{row.number}'>{label}</a>")
-        out.append(markdown_to_html(question.stem, dark=dark))
-        if question.options:
-            out.append("<p>" + "<br/>".join(f"{letter}. {inline(text)}"
-                                           for letter, text in question.options.items())
-                       + "</p>")
-        out.append("<p><b>" + tr("Your answer") + ":</b> "
-                   + response_html(question, row.response, dark=dark) + "</p>")
-        if question.type in ("short_answer", "system_design"):
-            out.append("<p><b>" + tr("Reference answer") + ":</b></p>"
-                       + markdown_to_html(str(question.answer or ""), dark=dark))
-        elif question.type == "calculation":
-            out.append("<p><b>" + tr("Key") + ":</b><br/>"
-                       + key_html(question, question.answer, dark=dark) + "</p>")
-        elif question.type == "programming":
-            out.append("<p><b>" + tr("Reference solution") + ":</b></p>"
-                       + key_html(question, question.answer, dark=dark))
-        elif question.scored:
-            out.append("<p><b>" + tr("Key") + ":</b> "
-                       + key_html(question, question.answer, dark=dark) + "</p>")
-        if question.errata:
-            box = "#3a2f12" if dark else "#fff8e1"
-            seed = ""
-            if question.type in ("single_choice", "multiple_choice", "fill_blank"):
-                seed = ("<p>" + tr("Source paper's key") + ": "
-                        + key_html(question, question.seed_answer, dark=dark) + "</p>")
-            out.append(f"<table width='100%' cellpadding='6' style='background-color:{box}'>"
-                       f"<tr><td><b>⚠ " + tr("Errata") + f"</b>{seed}"
-                       + markdown_to_html(question.errata, dark=dark) + "</td></tr></table>")
-        out.append("<p><b>" + tr("Explanation") + ":</b></p>"
-                   + markdown_to_html(question.explanation, dark=dark))
+        out.append(question_review_html(question, row.response, dark=dark))
         return "".join(out)
 
     # --- self-marking pending answers ----------------------------------------------------
@@ -300,8 +297,8 @@ class ReportView(QWidget):
             return
         response = dict(row.response, checks=checks)
         question = self.paper.question(row.number)
-        self.db.run(_record_response, self.paper, self.report.session_id, question, response,
-                    row.seconds, on_done=self.show_report)
+        self.db.run(mark_submitted_answer, self.paper, self.report.session_id, question,
+                    response, seconds=row.seconds, on_done=self.show_report)
 
     def self_mark(self, number: int, marks: list[bool] | None = None) -> None:
         """Self-mark question ``number``: ask in a dialog unless ``marks`` are given."""
@@ -315,5 +312,5 @@ class ReportView(QWidget):
                 return
             marks = dialog.checklist.marks()
         response["marks"] = marks
-        self.db.run(_record_response, self.paper, self.report.session_id, question, response,
-                    row.seconds, on_done=self.show_report)
+        self.db.run(mark_submitted_answer, self.paper, self.report.session_id, question,
+                    response, seconds=row.seconds, on_done=self.show_report)

@@ -7,9 +7,12 @@ Uses a throw-away data dir, the bundled papers and real widgets; nothing is mock
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 import time
+import zlib
+from datetime import date, timedelta
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -25,8 +28,14 @@ from desktop.main_window import MainWindow  # noqa: E402
 from desktop.views.exam import ExamView  # noqa: E402
 from desktop.views.practice import PracticeView  # noqa: E402
 from desktop.views.report import ReportView  # noqa: E402
+from desktop.views.wrong_book import WrongBookView  # noqa: E402
+from question_db import exam as exam_core  # noqa: E402
+from question_db import review  # noqa: E402
 from question_db.bank import load_bank  # noqa: E402
-from question_db.store import StoreWorker  # noqa: E402
+from question_db.model import Bank, Question  # noqa: E402
+from question_db.store import ProgressStore, StoreWorker  # noqa: E402
+
+DAY = 86400.0
 
 
 def spin(app: QApplication, condition, timeout: float = 10.0) -> None:
@@ -46,6 +55,46 @@ def grab(window: MainWindow, name: str) -> None:
     print("saved", HERE / name)
 
 
+def scripted_response(q: Question, rng: random.Random, skill: float):
+    """A right or a wrong response to ``q`` (subjective ones self-marked), or None."""
+    right = rng.random() < skill
+    if q.type == "single_choice":
+        return q.answer if right else rng.choice([k for k in q.options if k != q.answer])
+    if q.type == "multiple_choice":
+        return list(q.answer) if right else list(q.answer)[:1]
+    if q.type == "fill_blank":
+        return [v[0] for v in q.answer] if right else ["?"] * len(q.answer)
+    marks = [rng.random() < skill for _ in q.rubric]
+    if q.type == "calculation":
+        return {"values": [p.value if right else 1 for p in q.parts], "marks": marks}
+    if q.type in ("short_answer", "system_design"):
+        return {"text": "……", "marks": marks}
+    return None  # programming: pending until checks run, left out
+
+
+def scripted_history(store: ProgressStore, bank: Bank) -> None:
+    """Four exams per paper over the last four weeks, getting better; topics differ."""
+    rng = random.Random(7)
+    now = time.time()
+    for paper in bank.papers:
+        for attempt in range(4):
+            started = now - (26 - 7 * attempt - int(paper.id)) * DAY
+            sid = store.start_session(paper_id=paper.id, mode="exam", duration_s=7200,
+                                      now=started)
+            responses, seconds = {}, {}
+            for q in (q for q in paper.questions if q.scored):
+                topic_bias = (zlib.crc32(q.topics[0].encode()) % 40 - 20) / 100 if q.topics \
+                    else 0
+                response = scripted_response(q, rng, 0.45 + 0.1 * attempt + topic_bias)
+                if response is None:
+                    continue
+                responses[q.id] = response
+                seconds[q.id] = review.time_budget_s(paper, q) * rng.uniform(0.4, 1.5)
+            exam_core.submit_exam(store, paper, sid, responses, seconds,
+                                  now=started + 6000)
+    review.set_exam_date(store, date.today() + timedelta(days=10))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", default="zh_CN")
@@ -62,6 +111,7 @@ def main() -> int:
                         load_bank())
     window.resize(1280, 820)
     window.show()
+    worker.submit(scripted_history, window.bank).result(timeout=60)
 
     # A finished exam first, so the library shows scores and the report has content.
     window.start_exam("000", 3600)
@@ -102,6 +152,19 @@ def main() -> int:
     page.ensureWidgetVisible(page.errata, 0, 0)
     spin(app, lambda: True)
     grab(window, "practice.png")
+
+    dashboard = window.open_dashboard()
+    spin(app, lambda: dashboard.data is not None and db.pending == 0)
+    dashboard.paper_choice.setCurrentIndex(1)
+    spin(app, lambda: True)
+    grab(window, "dashboard.png")
+
+    book = window.open_wrong_book()
+    spin(app, lambda: isinstance(window.screen_view, WrongBookView) and db.pending == 0)
+    with_errata = [e.question.id for e in book.entries if e.question.errata]
+    book.select(with_errata[0] if with_errata else book.entries[0].question.id)
+    spin(app, lambda: True)
+    grab(window, "wrong_book.png")
 
     window.close()
     worker.close()

@@ -219,6 +219,12 @@ def environment() -> str:
 
     info = {"python": platform.python_version(), "executable": sys.executable}
     try:
+        import resource
+
+        info["rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    except ImportError:  # Windows
+        pass
+    try:
         import torch
 
         info["torch"] = torch.__version__

@@ -40,8 +40,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="42"/>
-        <location filename="../../desktop/views/report.py" line="148"/>
-        <location filename="../../desktop/views/report.py" line="151"/>
+        <location filename="../../desktop/views/report.py" line="174"/>
+        <location filename="../../desktop/views/report.py" line="177"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
@@ -62,8 +62,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="43"/>
-        <location filename="../../desktop/views/report.py" line="149"/>
-        <location filename="../../desktop/views/report.py" line="152"/>
+        <location filename="../../desktop/views/report.py" line="175"/>
+        <location filename="../../desktop/views/report.py" line="178"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
@@ -74,7 +74,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="53"/>
-        <location filename="../../desktop/views/report.py" line="215"/>
+        <location filename="../../desktop/views/report.py" line="241"/>
         <source>points</source>
         <translation>分</translation>
     </message>
@@ -110,7 +110,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="130"/>
-        <location filename="../../desktop/views/report.py" line="274"/>
+        <location filename="../../desktop/views/report.py" line="132"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
@@ -131,7 +131,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="167"/>
-        <location filename="../../desktop/views/report.py" line="238"/>
+        <location filename="../../desktop/views/report.py" line="264"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
@@ -148,15 +148,15 @@
     <message>
         <location filename="../../desktop/views/question_view.py" line="225"/>
         <location filename="../../desktop/views/report.py" line="94"/>
-        <location filename="../../desktop/views/report.py" line="259"/>
+        <location filename="../../desktop/views/report.py" line="117"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="228"/>
         <location filename="../../desktop/views/question_view.py" line="235"/>
-        <location filename="../../desktop/views/report.py" line="262"/>
-        <location filename="../../desktop/views/report.py" line="268"/>
+        <location filename="../../desktop/views/report.py" line="120"/>
+        <location filename="../../desktop/views/report.py" line="126"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
@@ -167,13 +167,13 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="232"/>
-        <location filename="../../desktop/views/report.py" line="265"/>
+        <location filename="../../desktop/views/report.py" line="123"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="239"/>
-        <location filename="../../desktop/views/report.py" line="279"/>
+        <location filename="../../desktop/views/report.py" line="137"/>
         <source>Explanation</source>
         <translation>解析</translation>
     </message>
@@ -189,132 +189,187 @@
         <translation>自评第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="137"/>
+        <location filename="../../desktop/views/report.py" line="163"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="148"/>
+        <location filename="../../desktop/views/report.py" line="174"/>
         <source>Section</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="148"/>
-        <location filename="../../desktop/views/report.py" line="151"/>
-        <location filename="../../desktop/views/report.py" line="154"/>
+        <location filename="../../desktop/views/report.py" line="174"/>
+        <location filename="../../desktop/views/report.py" line="177"/>
+        <location filename="../../desktop/views/report.py" line="180"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="148"/>
-        <location filename="../../desktop/views/report.py" line="151"/>
+        <location filename="../../desktop/views/report.py" line="174"/>
+        <location filename="../../desktop/views/report.py" line="177"/>
         <source>Max</source>
         <translation>满分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="151"/>
+        <location filename="../../desktop/views/report.py" line="177"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="154"/>
+        <location filename="../../desktop/views/report.py" line="180"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="154"/>
+        <location filename="../../desktop/views/report.py" line="180"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="154"/>
+        <location filename="../../desktop/views/report.py" line="180"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="155"/>
+        <location filename="../../desktop/views/report.py" line="181"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="163"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
         <source>By section</source>
         <translation>按题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="165"/>
+        <location filename="../../desktop/views/report.py" line="191"/>
         <source>By topic</source>
         <translation>按知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="167"/>
+        <location filename="../../desktop/views/report.py" line="193"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="168"/>
+        <location filename="../../desktop/views/report.py" line="194"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="169"/>
+        <location filename="../../desktop/views/report.py" line="195"/>
         <source>Time per question</source>
         <translation>每题用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="198"/>
+        <location filename="../../desktop/views/report.py" line="224"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="203"/>
+        <location filename="../../desktop/views/report.py" line="229"/>
         <source>submitted</source>
         <translation>已交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="203"/>
+        <location filename="../../desktop/views/report.py" line="229"/>
         <source>submitted when time ran out</source>
         <translation>时间到自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="231"/>
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="231"/>
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="210"/>
+        <location filename="../../desktop/views/report.py" line="236"/>
         <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
         <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="215"/>
+        <location filename="../../desktop/views/report.py" line="241"/>
         <source>time used</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="245"/>
+        <location filename="../../desktop/views/report.py" line="271"/>
         <source>Self-mark…</source>
         <translation>自评…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="249"/>
+        <location filename="../../desktop/views/report.py" line="275"/>
         <source>Run the checks now</source>
         <translation>现在运行检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="256"/>
+        <location filename="../../desktop/views/report.py" line="114"/>
         <source>Your answer</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="277"/>
+        <location filename="../../desktop/views/report.py" line="135"/>
         <source>Errata</source>
         <translation>勘误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="24"/>
+        <source>Again</source>
+        <translation>重来</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="24"/>
+        <source>Hard</source>
+        <translation>困难</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="24"/>
+        <source>Good</source>
+        <translation>良好</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="25"/>
+        <source>Easy</source>
+        <translation>简单</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="32"/>
+        <source>in %1 min</source>
+        <translation>%1 分钟后</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="36"/>
+        <source>today at %1</source>
+        <translation>今天 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="37"/>
+        <source>%1 (in %2 days)</source>
+        <translation>%1（%2 天后）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="58"/>
+        <source>Rate it yourself:</source>
+        <translation>自己评分：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="77"/>
+        <source>you rated it</source>
+        <translation>你评为</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="77"/>
+        <source>examdesk rated it</source>
+        <translation>examdesk 评为</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/rating_bar.py" line="79"/>
+        <source>next review</source>
+        <translation>下次复习</translation>
     </message>
 </context>
 <context>
@@ -357,49 +412,192 @@
     </message>
 </context>
 <context>
+    <name>ChartPanel</name>
+    <message>
+        <location filename="../../desktop/views/charts.py" line="106"/>
+        <source>No answers yet</source>
+        <translation>还没有作答记录</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardView</name>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="93"/>
+        <source>Library</source>
+        <translation>题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="95"/>
+        <source>Dashboard</source>
+        <translation>学习统计</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="96"/>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="103"/>
+        <source>Exam date</source>
+        <translation>考试日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="137"/>
+        <source>%1 graded answers · %2 fully right · %3 due today</source>
+        <translation>已判分 %1 题次 · 全对 %2 · 今日待复习 %3</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <source>Answers</source>
+        <translation>作答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <source>Right</source>
+        <translation>全对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <location filename="../../desktop/views/dashboard.py" line="147"/>
+        <source>Score</source>
+        <translation>得分率</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="141"/>
+        <source>Accuracy by topic</source>
+        <translation>各知识点正确率</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="141"/>
+        <source>Topic</source>
+        <translation>知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="143"/>
+        <source>Accuracy by question type</source>
+        <translation>各题型正确率</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="144"/>
+        <source>Type</source>
+        <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="145"/>
+        <source>Exam scores per paper (%)</source>
+        <translation>各试卷考试成绩（%）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="146"/>
+        <source>Paper</source>
+        <translation>试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="146"/>
+        <source>Attempt</source>
+        <translation>第几次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="146"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="148"/>
+        <location filename="../../desktop/views/dashboard.py" line="234"/>
+        <source>Reviews due, next 14 days</source>
+        <translation>未来 14 天待复习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="149"/>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="149"/>
+        <source>Due</source>
+        <translation>待复习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="150"/>
+        <source>Mean time per question (minutes)</source>
+        <translation>每题平均用时（分钟）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="151"/>
+        <source>Question</source>
+        <translation>题号</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="151"/>
+        <source>Visits</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="151"/>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="152"/>
+        <source>Budget</source>
+        <translation>建议用时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="231"/>
+        <source>Exam in %1 days; %2 reviews due before it</source>
+        <translation>距考试 %1 天，考前待复习 %2 题次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="233"/>
+        <source>The exam date has passed</source>
+        <translation>考试日期已过</translation>
+    </message>
+</context>
+<context>
     <name>ExamView</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="132"/>
+        <location filename="../../desktop/views/exam.py" line="108"/>
         <source>Submit exam…</source>
         <translation>交卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="141"/>
+        <location filename="../../desktop/views/exam.py" line="117"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="147"/>
+        <location filename="../../desktop/views/exam.py" line="123"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="180"/>
+        <location filename="../../desktop/views/exam.py" line="156"/>
         <source>%1 minutes left.</source>
         <translation>还剩 %1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="193"/>
+        <location filename="../../desktop/views/exam.py" line="169"/>
         <source>Submit the exam now? You cannot change answers afterwards.</source>
         <translation>现在交卷吗？交卷后不能再修改答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="195"/>
+        <location filename="../../desktop/views/exam.py" line="171"/>
         <source>Unanswered: %1</source>
         <translation>未作答：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="197"/>
+        <location filename="../../desktop/views/exam.py" line="173"/>
         <source>Flagged: %1</source>
         <translation>已标记：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="198"/>
+        <location filename="../../desktop/views/exam.py" line="174"/>
         <source>Time left: %1</source>
         <translation>剩余时间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="199"/>
+        <location filename="../../desktop/views/exam.py" line="177"/>
         <source>Submit exam</source>
         <translation>交卷</translation>
     </message>
@@ -415,100 +613,170 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="151"/>
+        <location filename="../../desktop/views/library.py" line="170"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="153"/>
+        <location filename="../../desktop/views/library.py" line="173"/>
+        <source>Wrong-answer book</source>
+        <translation>错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="176"/>
+        <source>Due today</source>
+        <translation>今日复习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="180"/>
+        <source>Dashboard</source>
+        <translation>学习统计</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="186"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="182"/>
+        <location filename="../../desktop/views/library.py" line="216"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="186"/>
+        <location filename="../../desktop/views/library.py" line="220"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="233"/>
+        <source>Wrong-answer book (%1)</source>
+        <translation>错题本（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="234"/>
+        <source>Due today (%1)</source>
+        <translation>今日复习（%1）</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="96"/>
+        <location filename="../../desktop/main_window.py" line="113"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="97"/>
+        <location filename="../../desktop/main_window.py" line="114"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="101"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
+        <source>&amp;Export progress…</source>
+        <translation>导出学习记录(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="122"/>
+        <source>&amp;Import progress…</source>
+        <translation>导入学习记录(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="105"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
+        <source>&amp;Review</source>
+        <translation>复习(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="135"/>
+        <source>&amp;Wrong-answer book</source>
+        <translation>错题本(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="137"/>
+        <source>&amp;Due today</source>
+        <translation>今日复习(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="138"/>
+        <source>D&amp;ashboard</source>
+        <translation>学习统计(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="144"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="106"/>
+        <location filename="../../desktop/main_window.py" line="145"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="107"/>
+        <location filename="../../desktop/main_window.py" line="146"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="108"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="177"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="178"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="185"/>
+        <location filename="../../desktop/main_window.py" line="224"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="272"/>
+        <location filename="../../desktop/main_window.py" line="291"/>
+        <source>Wrong-answer book</source>
+        <translation>错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="298"/>
+        <source>Due today</source>
+        <translation>今日复习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="304"/>
+        <source>Nothing to practise here.</source>
+        <translation>这里没有要练习的题目。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="351"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="274"/>
+        <location filename="../../desktop/main_window.py" line="353"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="278"/>
+        <location filename="../../desktop/main_window.py" line="357"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="281"/>
+        <location filename="../../desktop/main_window.py" line="360"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302"/>
+        <location filename="../../desktop/main_window.py" line="381"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
@@ -516,49 +784,49 @@
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="51"/>
+        <location filename="../../desktop/views/library.py" line="59"/>
         <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
         <translation>%1 题 · %2 分 · %3 分钟 · %4 题已勘误或作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="58"/>
-        <location filename="../../desktop/views/library.py" line="104"/>
+        <location filename="../../desktop/views/library.py" line="66"/>
+        <location filename="../../desktop/views/library.py" line="112"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="68"/>
+        <location filename="../../desktop/views/library.py" line="76"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="71"/>
-        <location filename="../../desktop/views/library.py" line="116"/>
+        <location filename="../../desktop/views/library.py" line="79"/>
+        <location filename="../../desktop/views/library.py" line="124"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="76"/>
+        <location filename="../../desktop/views/library.py" line="84"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="98"/>
+        <location filename="../../desktop/views/library.py" line="106"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="109"/>
+        <location filename="../../desktop/views/library.py" line="117"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="111"/>
+        <location filename="../../desktop/views/library.py" line="119"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="113"/>
+        <location filename="../../desktop/views/library.py" line="121"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -566,22 +834,22 @@
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="87"/>
+        <location filename="../../desktop/views/paper_session.py" line="92"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="88"/>
+        <location filename="../../desktop/views/paper_session.py" line="93"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="89"/>
+        <location filename="../../desktop/views/paper_session.py" line="94"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="91"/>
+        <location filename="../../desktop/views/paper_session.py" line="96"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -589,32 +857,32 @@
 <context>
     <name>PracticeView</name>
     <message>
-        <location filename="../../desktop/views/practice.py" line="47"/>
+        <location filename="../../desktop/views/practice.py" line="59"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="50"/>
+        <location filename="../../desktop/views/practice.py" line="62"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="57"/>
+        <location filename="../../desktop/views/practice.py" line="69"/>
         <source>Submit (Enter)</source>
         <translation>提交（Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="61"/>
+        <location filename="../../desktop/views/practice.py" line="73"/>
         <source>Save self-marks</source>
         <translation>保存自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="100"/>
+        <location filename="../../desktop/views/practice.py" line="112"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="124"/>
+        <location filename="../../desktop/views/practice.py" line="132"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
@@ -643,6 +911,74 @@
     </message>
 </context>
 <context>
+    <name>ProgressFiles</name>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="33"/>
+        <source>Progress (JSON) (*.json);;Spreadsheet (CSV) (*.csv)</source>
+        <translation>学习记录（JSON）(*.json);;表格（CSV）(*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="39"/>
+        <source>Export progress</source>
+        <translation>导出学习记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="49"/>
+        <source>Progress exported</source>
+        <translation>学习记录已导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="50"/>
+        <source>Your progress was saved to %1.</source>
+        <translation>学习记录已保存到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="51"/>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="57"/>
+        <source>Import progress</source>
+        <translation>导入学习记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="64"/>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="70"/>
+        <source>sessions</source>
+        <translation>次练习/考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="70"/>
+        <source>answers</source>
+        <translation>条作答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="71"/>
+        <source>reviews</source>
+        <translation>条复习记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="74"/>
+        <source>Added: %1.</source>
+        <translation>新增：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="75"/>
+        <source>Skipped, already here: %1.</source>
+        <translation>已存在而跳过：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/progress_files.py" line="76"/>
+        <source>Progress imported</source>
+        <translation>学习记录已导入</translation>
+    </message>
+</context>
+<context>
     <name>RubricChecklist</name>
     <message>
         <location filename="../../desktop/views/answer_widgets.py" line="220"/>
@@ -658,37 +994,37 @@
 <context>
     <name>StartExamDialog</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="68"/>
+        <location filename="../../desktop/views/exam.py" line="44"/>
         <source>Start exam</source>
         <translation>开始考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="78"/>
+        <location filename="../../desktop/views/exam.py" line="54"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="79"/>
+        <location filename="../../desktop/views/exam.py" line="55"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="80"/>
+        <location filename="../../desktop/views/exam.py" line="56"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="81"/>
+        <location filename="../../desktop/views/exam.py" line="57"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="88"/>
+        <location filename="../../desktop/views/exam.py" line="64"/>
         <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
         <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="95"/>
+        <location filename="../../desktop/views/exam.py" line="71"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -699,6 +1035,101 @@
         <location filename="../../desktop/views/answer_widgets.py" line="337"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
+    </message>
+</context>
+<context>
+    <name>WrongBookView</name>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="53"/>
+        <source>Library</source>
+        <translation>题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="55"/>
+        <source>Wrong-answer book</source>
+        <translation>错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="58"/>
+        <source>Practise these</source>
+        <translation>练习这些题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="68"/>
+        <source>All papers</source>
+        <translation>全部试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="71"/>
+        <source>All topics</source>
+        <translation>全部知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="74"/>
+        <source>All types</source>
+        <translation>全部题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="76"/>
+        <source>Show mastered</source>
+        <translation>显示已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="92"/>
+        <location filename="../../desktop/views/wrong_book.py" line="210"/>
+        <source>Mark mastered</source>
+        <translation>标记为已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="95"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="165"/>
+        <source>%1 question(s) to review</source>
+        <translation>待复习 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="176"/>
+        <location filename="../../desktop/views/wrong_book.py" line="222"/>
+        <source>Question %1</source>
+        <translation>第 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="178"/>
+        <source>missed %1×</source>
+        <translation>错 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="179"/>
+        <source>mastered</source>
+        <translation>已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="205"/>
+        <source>Nothing here: every question you missed is mastered, or none matches the filters.</source>
+        <translation>这里没有题目：做错的题都已掌握，或没有题目符合筛选条件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="209"/>
+        <source>Not mastered yet</source>
+        <translation>还没掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="216"/>
+        <source>missed %1×, last on %2</source>
+        <translation>错 %1 次，最近一次 %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="219"/>
+        <source>right %1× since: mark it mastered when it sticks</source>
+        <translation>此后答对 %1 次：记牢了就标记为已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="242"/>
+        <source>Question %1 marked mastered.</source>
+        <translation>第 %1 题已标记为已掌握。</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,55 @@
+"""Attach the console, the check controller and the results panel to the main window.
+
+Nothing here imports qtconsole: the dock builds its console widget in ``start()``,
+which the app calls after the window is shown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+from .check_controller import CheckController
+from .check_panel import CheckPanel
+from .console_dock import ConsoleDock
+
+
+@dataclass
+class ConsoleParts:
+    dock: ConsoleDock
+    checks: CheckController
+    panel: CheckPanel
+    panel_dock: QDockWidget
+
+    def shutdown(self) -> None:
+        """Idempotent: stop a running check, then the kernel (no process left behind)."""
+        self.checks.shutdown()
+        self.dock.shutdown()
+
+
+def attach_console(window: QMainWindow, settings: QSettings | None = None) -> ConsoleParts:
+    """Docks for the console and check results, connected to the window's signals."""
+    dock = ConsoleDock(window, settings=settings)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    checks = CheckController(dock.session, dock.run_code, window)
+    panel = CheckPanel()
+    panel.bind(checks)
+    panel_dock = QDockWidget(QCoreApplication.translate("ConsoleWiring", "Check results"),
+                             window)
+    panel_dock.setObjectName("check_results_dock")
+    panel_dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, panel_dock)
+    window.tabifyDockWidget(dock, panel_dock)
+    dock.raise_()
+
+    def check(question_id: str, code: str) -> None:
+        panel_dock.raise_()
+        checks.check(window.bank.question(question_id), code)
+
+    window.sig_run_requested.connect(lambda code: dock.run_code(code))
+    window.sig_check_requested.connect(check)
+    checks.sig_check_finished.connect(window.on_check_finished)
+    dock.session.sig_ready.connect(lambda _env: window.set_console_available(True))
+    dock.session.sig_died.connect(lambda _why: window.set_console_available(False))
+    return ConsoleParts(dock, checks, panel, panel_dock)

@@ -1,0 +1,90 @@
+"""After a graded practice answer: the review rating examdesk chose (again / hard / good /
+easy, ``question_db.review.rating_for``), the next review date it gives, and buttons to
+override the rating (``review.override_rating``), which reschedules at once."""
+from __future__ import annotations
+
+import datetime as dt
+import math
+import time
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from question_db import review
+
+from ..db import DbOps
+
+
+def tr(text: str) -> str:
+    # Module-level tr() calls land in lupdate's empty context; look them up there.
+    return QCoreApplication.translate("", text)
+
+
+def rating_label(rating: int) -> str:
+    return {review.AGAIN: tr("Again"), review.HARD: tr("Hard"), review.GOOD: tr("Good"),
+            review.EASY: tr("Easy")}[rating]
+
+
+def due_text(due: float, now: float | None = None) -> str:
+    """'in 10 min', 'today at 18:40' or '2026-12-03 (in 4 days)', in local time."""
+    now = time.time() if now is None else now
+    if due - now < 3600:
+        return tr("in %1 min").replace("%1", str(max(1, math.ceil((due - now) / 60))))
+    when, today = dt.datetime.fromtimestamp(due), dt.datetime.fromtimestamp(now).date()
+    days = (when.date() - today).days
+    if days == 0:
+        return tr("today at %1").replace("%1", when.strftime("%H:%M"))
+    return tr("%1 (in %2 days)").replace("%1", when.date().isoformat()).replace("%2", str(days))
+
+
+class RatingBar(QFrame):
+    """The schedule of one question after an answer; the learner may re-rate it."""
+
+    def __init__(self, db: DbOps, question_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("rating_bar")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.db = db
+        self.question_id = question_id
+        self.rating: int | None = None
+        self.due: float | None = None
+        self.overridden = False
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.summary = QLabel()
+        self.summary.setObjectName("rating_summary")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.summary, 1)
+        layout.addWidget(QLabel(tr("Rate it yourself:")))
+        self.group = QButtonGroup(self)
+        self.group.setExclusive(True)
+        self.buttons: dict[int, QPushButton] = {}
+        for rating in review.RATING_NAMES:
+            button = QPushButton(rating_label(rating))
+            button.setObjectName(f"rate_{review.RATING_NAMES[rating]}")
+            button.setCheckable(True)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.clicked.connect(lambda _=False, r=rating: self.override(r))
+            self.group.addButton(button)
+            self.buttons[rating] = button
+            layout.addWidget(button)
+
+    def show_card(self, card: review.CardState) -> None:
+        """Show the rating of the question's last review and when it is due next."""
+        self.rating, self.due = card.last_rating, card.due
+        if card.last_rating in self.buttons:
+            self.buttons[card.last_rating].setChecked(True)
+        chosen = tr("you rated it") if self.overridden else tr("examdesk rated it")
+        self.summary.setText(f"{chosen} <b>{rating_label(card.last_rating)}</b> · "
+                             + tr("next review") + f" <b>{due_text(card.due)}</b>")
+
+    def override(self, rating: int) -> None:
+        """Replace the last rating; the next review date follows."""
+        if rating == self.rating:
+            return
+        self.db.run(review.override_rating, self.question_id, rating,
+                    on_done=self._overridden)
+
+    def _overridden(self, card: review.CardState) -> None:
+        self.overridden = True
+        self.show_card(card)
