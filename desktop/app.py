@@ -1,8 +1,12 @@
 """``examdesk``: start-up order and application-wide settings.
 
 1. QApplication, names for QSettings, translation, a UI font with CJK fallbacks.
-2. The store worker thread opens the progress database (never on the UI thread).
-3. The window is shown first; then the bank loads on the store thread and, once it is in,
+2. One examdesk per data folder (``single_instance``): a second launch brings the first
+   window forward and exits.
+3. The store worker thread opens the progress database with recovery (never on the UI
+   thread): a damaged, too-new or unwritable file still starts the app, and what happened
+   is shown in a non-blocking message (``views/storage_notice.py``).
+4. The window is shown first; then the bank loads on the store thread and, once it is in,
    an unfinished exam is offered for resume (remaining time from its wall-clock deadline).
 """
 from __future__ import annotations
@@ -10,22 +14,28 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from question_db import recovery
 from question_db.bank import load_bank
 from question_db.model import Bank
 from question_db.paths import data_dir, user_papers_dir
+from question_db.recovery import Notice
 from question_db.store import ProgressStore, StoreWorker
 
 from .db import DbOps
 from .main_window import MainWindow
+from .single_instance import SingleInstance, ask_owner_to_activate
+from .views.storage_notice import StartupNotices
 
 log = logging.getLogger(__name__)
 ORGANIZATION = APPLICATION = "examdesk"
-DATABASE_FILE = "progress.sqlite3"
+DATABASE_FILE = recovery.PROGRESS_FILE
 # Latin text keeps the platform's UI font; Chinese falls back through these, in order.
 CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
                 "WenQuanYi Micro Hei"]
@@ -69,6 +79,11 @@ def load_bank_job(store: ProgressStore, roots: list[Path]) -> Bank:
     return load_bank(roots)
 
 
+def recovery_notices_job(store: ProgressStore, worker: StoreWorker) -> list[Notice]:
+    """What ``recovery.open_progress`` had to tell (the worker's ``ready`` result)."""
+    return list(worker.ready.result() or [])
+
+
 def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser = argparse.ArgumentParser(prog="examdesk", description="Offline exam practice.")
     parser.add_argument("--data-dir", help="where progress and extra papers live (default: "
@@ -100,6 +115,90 @@ def report_bench_markers(window: MainWindow, console) -> None:
         console.dock.session.sig_ready.connect(console_ready)
 
 
+@dataclass
+class RunningApp:
+    """What ``start_app`` built; ``shutdown()`` stops the kernel and the store thread."""
+
+    window: MainWindow
+    db: DbOps
+    notices: StartupNotices
+    console: Any = None  # console.wiring.ConsoleParts, unless --no-kernel
+
+    def shutdown(self) -> None:
+        if self.console is not None:
+            self.console.shutdown()
+        if not self.db.worker.close():
+            log.warning("the store worker did not stop in time; queued writes may still run")
+
+
+def start_app(app: QApplication, base: Path, args: argparse.Namespace,
+              settings: QSettings | None = None) -> RunningApp:
+    """Open the progress file (with recovery), show the window, then load the bank.
+
+    The caller holds the data folder's instance lock and runs the event loop.
+    """
+    settings = settings if settings is not None else QSettings()
+    worker = recovery.progress_worker(base)  # opens (or recovers) the file on its thread
+    db = DbOps(worker)
+    window = MainWindow(db, settings)
+    notices = StartupNotices(window, db, base)
+    console = None
+    if not args.no_kernel:
+        from .console.wiring import attach_console
+
+        console = attach_console(window, settings, data_dir=base)
+    if args.bench_ready:
+        report_bench_markers(window, console)
+    window.show()
+    if console is not None:
+        QTimer.singleShot(0, console.dock.start)  # the kernel starts after the first paint
+
+    def store_failed(error: BaseException) -> None:
+        # Only an OSError from the OS itself gets here: recovery opens every damaged,
+        # too-new or unwritable file (read-only at worst) and says so in a notice.
+        QMessageBox.critical(window, "examdesk", QCoreApplication.translate(
+            "App", "The progress database cannot be opened, so examdesk cannot save your work.")
+            + f"\n\n{error}")
+        app.exit(1)
+
+    def bank_loaded(bank: Bank) -> None:
+        window.set_bank(bank)
+        window.check_unfinished()
+
+    def restored(_backup: Path) -> None:
+        window.library.refresh()
+        window.check_unfinished()
+
+    notices.sig_restored.connect(restored)
+    user_papers = user_papers_dir(base)
+    roots = [user_papers] if user_papers.is_dir() else []
+
+    def after_first_paint() -> None:
+        db.run(recovery_notices_job, worker, on_done=notices.show, on_error=store_failed)
+        db.run(load_bank_job, roots, on_done=bank_loaded, on_error=store_failed)
+
+    # After the first paint: the window appears before any file is parsed.
+    QTimer.singleShot(0, window, after_first_paint)
+    return RunningApp(window, db, notices, console)
+
+
+def refuse_second_launch(base: Path, instance: SingleInstance) -> int:
+    """Another examdesk owns ``base``: bring it forward (exit 0), or say it is stuck (1)."""
+    if ask_owner_to_activate(base):
+        log.info("examdesk is already running on %s: brought its window forward", base)
+        return 0
+    pid = instance.holder_pid()
+    text = QCoreApplication.translate(
+        "App", "examdesk is already running on the data folder %1 (process %2), but it does "
+               "not answer. Close that examdesk window, or end the process if it is stuck, "
+               "then start examdesk again. Your progress is safe: only one examdesk at a time "
+               "may use a data folder.").replace("%1", str(base)).replace(
+        "%2", str(pid) if pid else "?")
+    print(text, file=sys.stderr, flush=True)
+    QMessageBox.warning(None, "examdesk", text)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """The examdesk GUI entry point."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -112,43 +211,26 @@ def main(argv: list[str] | None = None) -> int:
     apply_ui_font(app)
 
     base = data_dir(args.data_dir)
-    base.mkdir(parents=True, exist_ok=True)
-    worker = StoreWorker(base / DATABASE_FILE)  # opens the database on its own thread
-    db = DbOps(worker)
-    window = MainWindow(db, QSettings())
-    console = None
-    if not args.no_kernel:
-        from .console.wiring import attach_console
-
-        console = attach_console(window, QSettings())
-    if args.bench_ready:
-        report_bench_markers(window, console)
-    window.show()
-    if console is not None:
-        QTimer.singleShot(0, console.dock.start)  # the kernel starts after the first paint
-
-    def store_failed(error: BaseException) -> None:
-        # TooNewDatabase / CorruptDatabase: the file is left untouched; nothing can be saved.
-        QMessageBox.critical(window, "examdesk", QCoreApplication.translate(
-            "App", "The progress database cannot be opened, so examdesk cannot save your work.")
-            + f"\n\n{error}")
-        app.exit(1)
-
-    def bank_loaded(bank: Bank) -> None:
-        window.set_bank(bank)
-        window.check_unfinished()
-
-    user_papers = user_papers_dir(base)
-    roots = [user_papers] if user_papers.is_dir() else []
-    # After the first paint: the window appears before any file is parsed.
-    QTimer.singleShot(0, window, lambda: db.run(load_bank_job, roots, on_done=bank_loaded,
-                                                on_error=store_failed))
-    code = app.exec()
-    if console is not None:
-        console.shutdown()
-    if not worker.close():
-        log.warning("the store worker did not stop in time; queued writes may still run")
+    instance = SingleInstance(base)
+    if not instance.acquire():
+        return refuse_second_launch(base, instance)
+    try:
+        running = start_app(app, base, args)
+        instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
+        code = app.exec()
+        running.shutdown()
+    finally:
+        instance.release()
     return code
+
+
+def bring_to_front(window: MainWindow) -> None:
+    """Another launch asked for this window: un-minimise, raise and focus it."""
+    if window.isMinimized():
+        window.showNormal()
+    window.show()
+    window.raise_()
+    window.activateWindow()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ Anki's ``CollectionOp`` pattern: every store call runs, in order, on the one thr
 the SQLite connection (``question_db.store.StoreWorker``); the result comes back to the UI
 thread through a queued signal, where the ``on_done`` callback runs. Errors are never
 swallowed: they are logged and emitted as ``sig_error``, which the main window shows.
+A disk that refuses a write (full, read-only) is ``sig_storage_error`` instead: the caller
+keeps what the learner entered on screen and saves it again later (tests/test_faults_app.py).
 """
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from typing import Any, Callable
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+
+from question_db.store import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +33,10 @@ class DbOps(QObject):
 
     sig_error = Signal(str, str)
     """An operation failed: (short message, traceback text)."""
+
+    sig_storage_error = Signal(object)
+    """A write was refused by the disk (``StorageFull``, ``StorageReadOnly``, …): (error).
+    Reported this way instead of ``sig_error``: nothing is wrong with the program."""
 
     sig_idle = Signal()
     """Every queued operation has finished and its callback has run."""
@@ -52,8 +60,8 @@ class DbOps(QObject):
             on_error: Callable[[BaseException], None] | None = None, **kwargs: Any) -> Future:
         """Run ``fn(store, *args, **kwargs)`` on the store thread; ``on_done(result)`` here.
 
-        A failure goes to ``on_error(exception)`` when given (the caller shows it), else to
-        ``sig_error``.
+        A failure goes to ``on_error(exception)`` when given (the caller shows it, or passes
+        it on to ``report``), else to ``report``.
         """
         self._pending += 1
         try:
@@ -71,11 +79,12 @@ class DbOps(QObject):
         try:
             error = future.exception()
             if error is not None:
-                log.error("store operation failed", exc_info=error)
+                if not isinstance(error, StorageError):  # a full disk is not a bug
+                    log.error("store operation failed", exc_info=error)
                 if on_error is not None and _receiver_alive(on_error):
                     on_error(error)
                 else:
-                    self._report(error, "".join(traceback.format_exception(error)))
+                    self.report(error)
             elif callback is not None and _receiver_alive(callback):
                 try:
                     callback(future.result())
@@ -84,6 +93,15 @@ class DbOps(QObject):
         finally:
             if self._pending == 0:
                 self.sig_idle.emit()
+
+    def report(self, error: BaseException) -> None:
+        """Tell the learner about a failed operation: ``sig_storage_error`` when the disk
+        refused it, else ``sig_error``."""
+        if isinstance(error, StorageError):
+            log.warning("the disk refused a write: %s", error)
+            self.sig_storage_error.emit(error)
+        else:
+            self._report(error, "".join(traceback.format_exception(error)))
 
     def _report(self, error: BaseException, details: str) -> None:
         log.error("store operation failed: %s", details)

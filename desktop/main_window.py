@@ -7,6 +7,8 @@ console's signals to the screen on top.
 """
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
@@ -20,17 +22,23 @@ from question_db.practice import QuestionRun
 from question_db.store import ProgressStore, SessionState
 
 from .db import DbOps
-from .views.dashboard import DashboardView
-from .views.exam import ExamView, StartExamDialog
 from .views.library import LibraryView
-from .views.paper_session import PaperSessionView
-from .views.practice import PracticeView
-from .views.progress_files import ProgressFiles
-from .views.report import ReportView
-from .views.wrong_book import WrongBookView
+from .views.storage_notice import StorageWarning
 
 ZOOM_RANGE = (-4, 12)
 
+
+
+@functools.cache
+def screens() -> SimpleNamespace:
+    """Practice / exam / report classes, imported on first use: the library (what start-up
+    shows) needs none of them, and their imports (pygments lexers, the code editor, …) cost
+    ~0.15 s (bench: launch_to_library)."""
+    from .views import exam, paper_session, practice, report
+
+    return SimpleNamespace(ExamView=exam.ExamView, StartExamDialog=exam.StartExamDialog,
+                           PaperSessionView=paper_session.PaperSessionView,
+                           PracticeView=practice.PracticeView, ReportView=report.ReportView)
 
 def open_practice_session(store: ProgressStore, paper_id: str) -> SessionState:
     """Continue the paper's active practice session, or start one."""
@@ -89,6 +97,8 @@ class MainWindow(QMainWindow):
         self.console_available = False
         self.dark = QApplication.palette().window().color().lightness() < 128
         self.db.sig_error.connect(self.show_error)
+        self.storage_warning = StorageWarning(self)  # a full disk: say so, keep the answers
+        self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
 
         self.stack = QStackedWidget()
@@ -101,6 +111,8 @@ class MainWindow(QMainWindow):
         self.library.sig_wrong_book.connect(self.open_wrong_book)
         self.library.sig_due_today.connect(self.practise_due)
         self.library.sig_dashboard.connect(self.open_dashboard)
+        from .views.progress_files import ProgressFiles
+
         self.progress_files = ProgressFiles(self, db, lambda: self.bank, self.library.refresh)
         self.stack.addWidget(self.library)
         self.screen_view: QWidget | None = None  # the practice / exam / report on top
@@ -194,10 +206,10 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(view)
         if hasattr(view, "sig_leave"):
             view.sig_leave.connect(self.go_library)
-        if isinstance(view, ReportView):
+        if isinstance(view, screens().ReportView):
             view.sig_check_requested.connect(self.sig_check_requested)
             view.set_console_available(self.console_available)
-        if isinstance(view, PaperSessionView):
+        if isinstance(view, screens().PaperSessionView):
             view.sig_run_requested.connect(self.sig_run_requested)
             view.sig_check_requested.connect(self.sig_check_requested)
             view.set_console_available(self.console_available)
@@ -208,9 +220,9 @@ class MainWindow(QMainWindow):
         view = self.screen_view
         if view is None:
             return
-        if isinstance(view, PaperSessionView):
+        if isinstance(view, screens().PaperSessionView):
             view.close_session()
-        if isinstance(view, ExamView):
+        if isinstance(view, screens().ExamView):
             self.settings.setValue("exam/splitter", view.splitter.saveState())
         self.screen_view = None
         self.stack.removeWidget(view)
@@ -237,8 +249,8 @@ class MainWindow(QMainWindow):
         self.db.run(open_practice_session, paper_id,
                     on_done=lambda state: self._practice_ready(paper, state))
 
-    def _practice_ready(self, paper: Paper, state: SessionState) -> PracticeView:
-        view = PracticeView(paper, self.db, state.session.id, dark=self.dark)
+    def _practice_ready(self, paper: Paper, state: SessionState) -> "PracticeView":
+        view = screens().PracticeView(paper, self.db, state.session.id, dark=self.dark)
         view.restore(state)
         self._show_screen(view)
         return view
@@ -248,8 +260,8 @@ class MainWindow(QMainWindow):
         paper = self.paper(paper_id)
         if paper is None:
             return
-        dialog = StartExamDialog(paper, self)
-        if dialog.exec() == StartExamDialog.DialogCode.Accepted:
+        dialog = screens().StartExamDialog(paper, self)
+        if dialog.exec() == screens().StartExamDialog.DialogCode.Accepted:
             self.start_exam(paper_id, dialog.duration_s(paper))
 
     def start_exam(self, paper_id: str, duration_s: int) -> None:
@@ -279,7 +291,7 @@ class MainWindow(QMainWindow):
                         dict(state.seconds), AUTO_SUBMITTED, session.deadline,
                         on_done=lambda report: self._report_ready(paper, report))
             return
-        view = ExamView(paper, self.db, session.id, session.deadline, dark=self.dark)
+        view = screens().ExamView(paper, self.db, session.id, session.deadline, dark=self.dark)
         splitter = self.settings.value("exam/splitter")
         if isinstance(splitter, QByteArray) and not splitter.isEmpty():
             view.splitter.restoreState(splitter)
@@ -289,7 +301,9 @@ class MainWindow(QMainWindow):
         view.start_clock()
 
     # --- review: wrong-answer book, runs over chosen questions, dashboard ------------------
-    def open_wrong_book(self) -> WrongBookView:
+    def open_wrong_book(self) -> "WrongBookView":
+        from .views.wrong_book import WrongBookView  # deferred: not needed at start-up
+
         view = WrongBookView(self.bank, self.db, dark=self.dark)
         view.sig_practise.connect(
             lambda ids: self.open_run(ids, self.tr("Wrong-answer book")))
@@ -314,16 +328,18 @@ class MainWindow(QMainWindow):
         self.db.run(practice.start_run, self.bank, question_ids,
                     on_done=lambda run: self._run_ready(run, title))
 
-    def _run_ready(self, run: QuestionRun, title: str) -> PracticeView | None:
+    def _run_ready(self, run: QuestionRun, title: str) -> "PracticeView | None":
         if not run.questions:
             return None
         first = run.questions[0].paper_id
-        view = PracticeView(run.papers[first], self.db, run.sessions[first], run=run,
+        view = screens().PracticeView(run.papers[first], self.db, run.sessions[first], run=run,
                             title=title, dark=self.dark)
         self._show_screen(view)
         return view
 
-    def open_dashboard(self) -> DashboardView:
+    def open_dashboard(self) -> "DashboardView":
+        from .views.dashboard import DashboardView  # deferred: numpy, pyqtgraph on first use
+
         view = DashboardView(self.bank, self.db, dark=self.dark)
         self._show_screen(view)
         return view
@@ -337,7 +353,7 @@ class MainWindow(QMainWindow):
         self.db.run(ProgressStore.session_state, session_id, on_done=ready)
 
     def _report_ready(self, paper: Paper, report: ExamReport) -> None:
-        self._show_screen(ReportView(paper, report, self.db, dark=self.dark))
+        self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark))
 
     # --- start-up: unfinished exams ------------------------------------------------------
     def check_unfinished(self) -> None:
@@ -372,7 +388,8 @@ class MainWindow(QMainWindow):
     def set_console_available(self, available: bool) -> None:
         """Enable the Run / Check buttons of programming questions."""
         self.console_available = available
-        if isinstance(self.screen_view, (PaperSessionView, ReportView)):
+        if self.screen_view is not None and isinstance(
+                self.screen_view, (screens().PaperSessionView, screens().ReportView)):
             self.screen_view.set_console_available(available)
 
     def on_check_finished(self, question_id: str, report: dict) -> None:
@@ -380,7 +397,7 @@ class MainWindow(QMainWindow):
         if report.get("error"):
             view = self.screen_view
             answer = (view.programming_answer(question_id)
-                      if isinstance(view, PaperSessionView) else None)
+                      if isinstance(view, screens().PaperSessionView) else None)
             if answer is not None:
                 answer.check_status.setText(self.tr("Not checked: %1")
                                             .replace("%1", str(report["error"])))
@@ -390,11 +407,11 @@ class MainWindow(QMainWindow):
     def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
         """Deliver a check run's results ([{name, passed, required, …}]) to the screen."""
         view = self.screen_view
-        if isinstance(view, ReportView):
+        if isinstance(view, screens().ReportView):
             view.apply_check_result(question_id, checks)
-        elif isinstance(view, PracticeView):
+        elif isinstance(view, screens().PracticeView):
             view.apply_check_result(question_id, checks)
-        elif isinstance(view, PaperSessionView):
+        elif isinstance(view, screens().PaperSessionView):
             answer = view.programming_answer(question_id)
             if answer is not None:
                 answer.set_checks(checks)
@@ -403,10 +420,11 @@ class MainWindow(QMainWindow):
     # --- shutdown ------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         """Save drafts (an exam keeps its wall-clock deadline) and the window settings."""
-        if isinstance(self.screen_view, ExamView):
-            self.settings.setValue("exam/splitter", self.screen_view.splitter.saveState())
-        if isinstance(self.screen_view, PaperSessionView):
-            self.screen_view.close_session()
+        if self.screen_view is not None:
+            if isinstance(self.screen_view, screens().ExamView):
+                self.settings.setValue("exam/splitter", self.screen_view.splitter.saveState())
+            if isinstance(self.screen_view, screens().PaperSessionView):
+                self.screen_view.close_session()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         self.db.flush()

@@ -74,6 +74,12 @@ def read_only_connection(path: Path) -> sqlite3.Connection:
         conn.close()
         if writable_dir(path.parent):
             raise
+    except BaseException:
+        # "file is not a database" is a DatabaseError, not an OperationalError: without this
+        # close the damaged file stayed open until garbage collection, while recovery renames
+        # it aside (found by tests/leaks.py after tests/test_faults_app.py).
+        conn.close()
+        raise
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
 
 

@@ -29,11 +29,13 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-import sqlite_utils
 
 from .grading import Grade
+
+if TYPE_CHECKING:  # imported where a database is opened: sqlite-utils pulls in numpy
+    import sqlite_utils
 from .sqlite_file import (StorageError, StorageFull, StorageReadOnly,  # noqa: F401 - re-exported
                           is_corruption, read_only_connection, storage_error)
 
@@ -248,12 +250,12 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def _script(script: str) -> Callable[[sqlite_utils.Database], None]:
+def _script(script: str) -> Callable[["sqlite_utils.Database"], None]:
     # Not executescript(): it COMMITs first, which would break a migration's atomicity.
     return lambda db: [db.execute(statement) for statement in _statements(script)]
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_script(_V1), _script(_V2)]
+MIGRATIONS: list[Callable[["sqlite_utils.Database"], None]] = [_script(_V1), _script(_V2)]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -405,6 +407,8 @@ class ProgressStore:
                 f"version understands up to {SCHEMA_VERSION}). Update examdesk; the file was "
                 f"not modified.")
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        import sqlite_utils  # deferred: ~0.25 s, paid on the store thread, not at start-up
+
         self.db = sqlite_utils.Database(self.path)
         try:
             # first: another process opening the same file waits instead of failing
@@ -421,6 +425,8 @@ class ProgressStore:
             raise
 
     def _open_read_only(self) -> None:
+        import sqlite_utils
+
         try:
             current = self.path.exists() and _probe_version(self.path) == SCHEMA_VERSION
         except (CorruptDatabase, StorageError):

@@ -1,4 +1,5 @@
-"""Shared fixtures. Qt runs offscreen; every test gets its own data dir."""
+"""Shared fixtures. Qt runs offscreen; every test gets its own data dir; Qt and kernel
+tests (markers ``gui``, ``kernel``) must leave nothing running (``no_leaks``)."""
 from __future__ import annotations
 
 import os
@@ -24,3 +25,26 @@ def pack_copy(tmp_path) -> Path:
     dest = tmp_path / "papers"
     shutil.copytree(BUNDLED, dest, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
+
+
+LEAK_CHECKED_MARKERS = {"gui", "kernel"}
+
+
+@pytest.fixture(autouse=True)
+def no_leaks(request):
+    """After a Qt or kernel test: no child process, thread, open file, top-level widget or
+    running QTimer it started is left (tests/leaks.py). Autouse and set up first, so it
+    checks after every other fixture of the test has cleaned up. Core tests skip it."""
+    markers = {m.name for m in request.node.iter_markers()}
+    if not markers & LEAK_CHECKED_MARKERS:
+        yield
+        return
+    from leaks import LeakWatch
+
+    qt = "gui" in markers
+    if qt:
+        request.getfixturevalue("qapp")
+    watch = LeakWatch(qt=qt)
+    yield
+    problems = watch.problems()
+    assert not problems, "; ".join(problems)

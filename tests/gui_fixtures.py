@@ -1,4 +1,5 @@
-"""Fixtures shared by the Qt tests: real windows over a real SQLite file, and leak detectors.
+"""Fixtures shared by the Qt tests: real windows over a real SQLite file (the leak detectors
+are conftest's ``no_leaks``).
 
 Used as a pytest plugin by the test_gui_* modules (``pytest_plugins``), so conftest.py stays
 free of Qt for the core tests.
@@ -7,13 +8,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-import weakref
 from pathlib import Path
 
 import pytest
-import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 from PySide6.QtWidgets import QApplication
 
 from desktop.db import DbOps
@@ -39,28 +37,11 @@ def _drain_deletes() -> None:
         QCoreApplication.processEvents()
 
 
-@pytest.fixture(autouse=True)
-def no_leaked_qt_objects(qapp, monkeypatch):
-    """napari/Spyder style: after each test no window, running timer or thread is left."""
-    windows_before = {id(w) for w in qapp.topLevelWidgets()}
-    threads_before = set(threading.enumerate())
-    started: list[weakref.ref] = []
-    original_start = QTimer.start
-
-    def tracking_start(self, *args):
-        started.append(weakref.ref(self))
-        return original_start(self, *args)
-
-    monkeypatch.setattr(QTimer, "start", tracking_start)
+@pytest.fixture
+def no_leaked_qt_objects():
+    """Kept so the test modules' imports still work: the detector is now conftest's
+    ``no_leaks`` (tests/leaks.py), applied to every test marked ``gui`` or ``kernel``."""
     yield
-    _drain_deletes()
-    leaked = [w for w in qapp.topLevelWidgets() if id(w) not in windows_before]
-    assert not leaked, f"widgets left behind: {[type(w).__name__ for w in leaked]}"
-    running = [t for t in (r() for r in started)
-               if t is not None and shiboken6.isValid(t) and t.isActive()]
-    assert not running, f"timers still running: {running}"
-    threads = [t.name for t in set(threading.enumerate()) - threads_before if t.is_alive()]
-    assert not threads, f"threads left behind: {threads}"
 
 
 class App:

@@ -1,15 +1,15 @@
 """The console dock, its KernelSession and the Check flow, with real ipykernel
 processes and real Qt widgets (offscreen). Nothing is mocked.
 
-Every test must leave no kernel process and no Python thread behind
-(``no_leaks``, autouse): a leaked kernel keeps GPU memory on the learner's machine.
+Every test must leave no kernel process, Python thread or open file behind (conftest's
+``no_leaks``, for the ``kernel`` marker): a leaked kernel keeps GPU memory on the learner's
+machine.
 """
 from __future__ import annotations
 
 import ast
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -58,21 +58,6 @@ def _running(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    """Fail the test if it leaves a child process or a Python thread running."""
-    me = psutil.Process()
-    threads_before = set(threading.enumerate())
-    yield
-    new_threads = lambda: [t for t in threading.enumerate()  # noqa: E731
-                           if t not in threads_before and t.is_alive()]
-    children = lambda: [p for p in me.children(recursive=True)  # noqa: E731
-                        if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-    _settle(lambda: not new_threads() and not children())
-    assert not children(), f"kernel processes left behind: {children()}"
-    assert not new_threads(), f"threads left behind: {[t.name for t in new_threads()]}"
 
 
 @pytest.fixture

@@ -21,6 +21,11 @@ from .kernel_session import KernelSession
 # on_finished(content) gets the execute_reply content (status, ename, evalue …).
 RunCallback = Callable[[dict], None]
 
+# Lines the console keeps while code runs (qtconsole's ``buffer_size``, default 500): older
+# output is dropped so that a flood (print in a 10**6 loop) neither freezes the UI nor fills
+# memory; the newest lines stay visible (tests/test_faults_kernel.py).
+CONSOLE_MAX_LINES = 10_000
+
 _STATE_COLOURS = {ks.STARTING: "#b58900", ks.IDLE: "#2e7d32", ks.BUSY: "#1565c0",
                   ks.DEAD: "#c62828", ks.RESTARTING: "#b58900", ks.DISCONNECTED: "#757575"}
 
@@ -65,6 +70,16 @@ def console_widget_class():
     class ConsoleWidget(RichJupyterWidget):
         sig_prompt_shown = Signal()
         """A new input prompt is on screen."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            # qtconsole 5.7.2 makes its completion helper (CompletionHtml, never shown) a
+            # parentless top-level widget that outlives the console (tests/leaks.py found it
+            # after every console test): adopt it, hidden, so it goes with the console.
+            helper = getattr(self, "_completion_widget", None)
+            if isinstance(helper, QWidget) and helper.parent() is None:
+                helper.setParent(self)
+                helper.hide()
 
         def _prompt_started_hook(self):
             super()._prompt_started_hook()
@@ -167,7 +182,8 @@ class ConsoleDock(QDockWidget):
     def start(self) -> None:
         """Create the console widget and start the kernel (after the window is shown)."""
         if self.console is None:
-            self.console = console_widget_class()(parent=self.widget())
+            self.console = console_widget_class()(parent=self.widget(),
+                                                  buffer_size=CONSOLE_MAX_LINES)
             self.console.executing.connect(self._on_executing)
             self.console.executed.connect(self._on_executed)
             self.console.sig_prompt_shown.connect(self._flush)

@@ -6,6 +6,7 @@ which the app calls after the window is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 from .check_controller import CheckController
 from .check_panel import CheckPanel
 from .console_dock import ConsoleDock
+from .pack_trust import PackTrustGate, declined_text
 
 
 @dataclass
@@ -21,6 +23,7 @@ class ConsoleParts:
     checks: CheckController
     panel: CheckPanel
     panel_dock: QDockWidget
+    trust: PackTrustGate
 
     def shutdown(self) -> None:
         """Idempotent: stop a running check, then the kernel (no process left behind)."""
@@ -28,8 +31,11 @@ class ConsoleParts:
         self.dock.shutdown()
 
 
-def attach_console(window: QMainWindow, settings: QSettings | None = None) -> ConsoleParts:
-    """Docks for the console and check results, connected to the window's signals."""
+def attach_console(window: QMainWindow, settings: QSettings | None = None,
+                   data_dir: Path | None = None) -> ConsoleParts:
+    """Docks for the console and check results, connected to the window's signals.
+    ``data_dir`` holds the learner's consent to run code from packs not shipped with
+    examdesk (default: examdesk's data dir)."""
     dock = ConsoleDock(window, settings=settings)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     checks = CheckController(dock.session, dock.run_code, window)
@@ -43,13 +49,21 @@ def attach_console(window: QMainWindow, settings: QSettings | None = None) -> Co
     window.tabifyDockWidget(dock, panel_dock)
     dock.raise_()
 
+    gate = PackTrustGate(window, data_dir)
+
     def check(question_id: str, code: str) -> None:
+        question = window.bank.question(question_id)
+        paper = window.bank.paper(question.paper_id)
+        if not gate.allow(paper):  # declined: neither the learner's code nor the suite runs
+            panel.summary.setText(declined_text(paper))
+            window.on_check_finished(question_id, {"error": declined_text(paper)})
+            return
         panel_dock.raise_()
-        checks.check(window.bank.question(question_id), code)
+        checks.check(question, code)
 
     window.sig_run_requested.connect(lambda code: dock.run_code(code))
     window.sig_check_requested.connect(check)
     checks.sig_check_finished.connect(window.on_check_finished)
     dock.session.sig_ready.connect(lambda _env: window.set_console_available(True))
     dock.session.sig_died.connect(lambda _why: window.set_console_available(False))
-    return ConsoleParts(dock, checks, panel, panel_dock)
+    return ConsoleParts(dock, checks, panel, panel_dock, gate)

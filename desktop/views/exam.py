@@ -194,7 +194,19 @@ class ExamView(PaperSessionView):
         responses = {self.question_id(i): self.response(i) for i in range(len(self.questions))
                      if self.is_answered(i)}
         self.db.run(submit_exam, self.paper, self.session_id, responses, dict(self.seconds),
-                    final_state, time.time(), on_done=self._submitted)
+                    final_state, time.time(), on_done=self._submitted,
+                    on_error=self._submit_failed)
+
+    def _submit_failed(self, error: BaseException) -> None:
+        """Not submitted (a full disk, say): the answers stay on screen and editable, and
+        Submit can be pressed again once the problem is fixed."""
+        self.submitting = False
+        for page in self.pages.values():
+            page.answer.set_locked(False)
+        self.submit_button.setEnabled(True)
+        if self.countdown.remaining() > 0:
+            self.countdown.start(self.deadline)
+        self.db.report(error)
 
     def _submitted(self, report: ExamReport) -> None:
         self.closed = True

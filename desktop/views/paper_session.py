@@ -3,6 +3,10 @@ question, keyboard shortcuts and debounced draft autosave.
 
 Nothing the learner types is kept only in a widget for long: every change marks the
 question dirty and a single-shot timer saves drafts within a second (``DRAFT_DELAY_MS``).
+The timer is not restarted by later keystrokes: someone typing without a pause still has a
+draft saved every ``DRAFT_DELAY_MS`` (a kill -9 loses less than a second of typing;
+tests/test_faults_kill.py). A save the disk refuses leaves the question dirty, so the next
+save tries it again; the text stays on screen meanwhile.
 """
 from __future__ import annotations
 
@@ -31,7 +35,7 @@ from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer, response_answered
 from .question_view import QuestionView
 
-DRAFT_DELAY_MS = 700
+DRAFT_DELAY_MS = 500  # with the store write, well inside the second we promise
 NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)
 NAV_KEYS_PREV = (Qt.Key.Key_Left, Qt.Key.Key_PageUp)
 
@@ -83,6 +87,11 @@ class PaperSessionView(QWidget):
         self._draft_timer.setSingleShot(True)
         self._draft_timer.setInterval(DRAFT_DELAY_MS)
         self._draft_timer.timeout.connect(self.save_drafts)
+        # Pages are built while the learner reads (one per idle event-loop turn), so moving
+        # to another question only swaps the stack (bench: question_switch).
+        self._prebuild_timer = QTimer(self)
+        self._prebuild_timer.setInterval(0)
+        self._prebuild_timer.timeout.connect(self._prebuild_one)
 
         self.stack = QStackedWidget()
         self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -171,6 +180,8 @@ class PaperSessionView(QWidget):
                 page.answer.sig_run_requested.connect(self.sig_run_requested)
                 page.answer.sig_check_requested.connect(self.sig_check_requested)
                 page.answer.set_console_available(self.console_available)
+            page.sig_verify_requested.connect(self.sig_run_requested)
+            page.set_console_available(self.console_available)
             self.page_built(index, page)
         return self.pages[index]
 
@@ -203,9 +214,22 @@ class PaperSessionView(QWidget):
         self.prev_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < len(self.questions) - 1)
         self.flag_button.setChecked(self.question_id(index) in self.flags)
+        if len(self.pages) < len(self.questions) and not self._prebuild_timer.isActive():
+            self._prebuild_timer.start()
         # Focus the screen, not a field: ←/→ and A–D work at once; a click starts typing.
         self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.sig_current_changed.emit(index)
+
+    def _prebuild_one(self) -> None:
+        """Build the unbuilt page nearest after the current one; stop when all exist."""
+        n = len(self.questions)
+        start = max(self.current, 0)
+        missing = next(((start + k) % n for k in range(n) if (start + k) % n not in self.pages),
+                       None)
+        if missing is None or self.closed:
+            self._prebuild_timer.stop()
+            return
+        self.page(missing)
 
     def current_page(self) -> QuestionView | None:
         return self.pages.get(self.current)
@@ -229,7 +253,8 @@ class PaperSessionView(QWidget):
     def mark_changed(self, index: int) -> None:
         """Question ``index`` changed: save its draft soon."""
         self._dirty.add(self.question_id(index))
-        self._draft_timer.start()
+        if not self._draft_timer.isActive():  # a deadline, not a quiet period: see above
+            self._draft_timer.start()
         self.answer_changed(index)
 
     def answer_changed(self, index: int) -> None:
@@ -244,8 +269,15 @@ class PaperSessionView(QWidget):
             response = self.response(position[qid])
             self.responses[qid] = response
             self.db.run(ProgressStore.save_draft, self.session_of(self.questions[position[qid]]),
-                        qid, response, seconds=round(self.seconds.get(qid, 0.0), 3))
+                        qid, response, seconds=round(self.seconds.get(qid, 0.0), 3),
+                        on_error=lambda error, q=qid: self._draft_failed(q, error))
         self._dirty.clear()
+
+    def _draft_failed(self, question_id: str, error: BaseException) -> None:
+        """The disk refused a draft (full, read-only): keep it dirty, so the next save
+        writes it again, and tell the learner. (Python state only: the view may be gone.)"""
+        self._dirty.add(question_id)
+        self.db.report(error)
 
     def close_session(self) -> None:
         """Leaving the screen (or the app): save what is pending and stop the timers."""
@@ -257,11 +289,13 @@ class PaperSessionView(QWidget):
 
     def stop_timers(self) -> None:
         self._draft_timer.stop()
+        self._prebuild_timer.stop()
 
     # --- console -------------------------------------------------------------------------
     def set_console_available(self, available: bool) -> None:
         self.console_available = available
         for page in self.pages.values():
+            page.set_console_available(available)
             if isinstance(page.answer, ProgrammingAnswer):
                 page.answer.set_console_available(available)
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QVBoxLayout, QWidget)
 
 from question_db.grading import CORRECT, PARTIAL, PENDING, UNANSWERED, VOID, WRONG
 from question_db.model import BLANK_MARK, Question, Section
@@ -148,6 +149,9 @@ class ErrataBox(QFrame):
 class QuestionView(QScrollArea):
     """A scrollable page for one question; the screens put one per question in a stack."""
 
+    sig_verify_requested = Signal(str)
+    """Run the question's verify snippet visibly in the console: (source)."""
+
     def __init__(self, question: Question, section: Section | None, *, index: int, total: int,
                  dark: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -205,9 +209,29 @@ class QuestionView(QScrollArea):
             feedback_layout.addWidget(self.errata)
         self.explanation = rich_label(name="explanation")
         feedback_layout.addWidget(self.explanation)
+        self.verify_button: QPushButton | None = None
+        if question.verify is not None:
+            # Executable explanation: the key's figures recomputed with real code.
+            self.verify_button = QPushButton(tr("Verify in console"))
+            self.verify_button.setObjectName("verify_button")
+            self.verify_button.setToolTip(tr("Runs a snippet that reproduces the key's "
+                                             "figures with torch (needs the console)."))
+            self.verify_button.clicked.connect(self._request_verify)
+            self.verify_button.setEnabled(False)
+            row = QHBoxLayout()
+            row.addWidget(self.verify_button)
+            row.addStretch(1)
+            feedback_layout.addLayout(row)
         self.feedback.hide()
         layout.addWidget(self.feedback)
         layout.addStretch(1)
+
+    def _request_verify(self) -> None:
+        self.sig_verify_requested.emit(self.question.verify.read_text(encoding="utf-8"))
+
+    def set_console_available(self, available: bool) -> None:
+        if self.verify_button is not None:
+            self.verify_button.setEnabled(available)
 
     def set_flagged(self, flagged: bool) -> None:
         self.flag_label.setVisible(flagged)

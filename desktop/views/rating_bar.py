@@ -77,6 +77,7 @@ class RatingBar(QFrame):
         chosen = tr("you rated it") if self.overridden else tr("examdesk rated it")
         self.summary.setText(f"{chosen} <b>{rating_label(card.last_rating)}</b> · "
                              + tr("next review") + f" <b>{due_text(card.due)}</b>")
+        self.show()  # a layout only queues the show of a widget it adopts
 
     def override(self, rating: int) -> None:
         """Replace the last rating; the next review date follows."""

@@ -1,0 +1,303 @@
+"""Start-up and saving under faults, through the real app: a second launch on the same data
+folder, a damaged progress file, a read-only disk, a full disk while answering.
+
+Real processes (``python -m desktop``) where the OS is part of the fault, real windows
+(pytest-qt, offscreen) over ``desktop.app.start_app`` otherwise. The full disk is SQLite's
+own ``PRAGMA max_page_count`` (portable, as in tests/test_faults_db.py); the read-only disk
+is a real tmpfs remounted read-only (root only, skipped elsewhere with the reason).
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+import desktop.app as app_module
+from desktop.app import RunningApp, start_app
+from desktop.single_instance import SingleInstance, ask_owner_to_activate
+from desktop.views.exam import ExamView
+from desktop.views.report import ReportView
+from question_db import recovery
+from question_db.instance_lock import InstanceLock
+from question_db.recovery import open_progress, progress_path
+from question_db.store import ProgressStore
+
+pytestmark = pytest.mark.gui
+
+REPO = Path(__file__).resolve().parents[1]
+READY_S = 60
+
+
+def integrity(path: Path) -> str:
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return conn.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _drain_deletes() -> None:
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        QCoreApplication.processEvents()
+
+
+@pytest.fixture
+def start(qtbot, tmp_path):
+    """Factory: ``start(data_dir)`` runs what ``desktop.app.main`` runs before its event
+    loop (instance lock, recovery, window, bank), without a kernel; torn down afterwards."""
+    started: list[tuple[SingleInstance, RunningApp]] = []
+
+    def make(data_dir: Path) -> RunningApp:
+        instance = SingleInstance(data_dir)
+        assert instance.acquire()
+        args = argparse.Namespace(no_kernel=True, bench_ready=False)
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        running = start_app(QApplication.instance(), data_dir, args, settings)
+        started.append((instance, running))
+        qtbot.waitUntil(lambda: bool(running.window.bank.papers), timeout=READY_S * 1000)
+        return running
+
+    yield make
+    for instance, running in started:
+        for box in running.window.findChildren(QMessageBox):
+            box.close()
+        running.window.close()
+        running.shutdown()
+        running.window.deleteLater()
+        running.db.deleteLater()
+        instance.release()
+        instance.deleteLater()
+        _drain_deletes()
+
+
+def spawn_app(data_dir: Path, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "desktop", "--data-dir", str(data_dir), "--no-kernel",
+         "--bench-ready"], cwd=REPO, stdout=subprocess.PIPE, stderr=log.open("wb"),
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, text=True)
+
+
+def wait_library(proc: subprocess.Popen) -> None:
+    end = time.monotonic() + READY_S
+    for line in proc.stdout:
+        if line.startswith("LIBRARY_READY"):
+            return
+        assert time.monotonic() < end, "the first examdesk never showed its library"
+    raise AssertionError(f"the first examdesk exited with {proc.wait()}")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGCONT)
+        proc.terminate()
+    proc.wait(30)
+    proc.stdout.close()
+
+
+def listing(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
+
+
+# --- 1. one examdesk per data folder ----------------------------------------------------------
+def test_second_launch_brings_the_first_forward_and_exits_0(tmp_path):
+    data = tmp_path / "data"
+    first = spawn_app(data, tmp_path / "first.log")
+    try:
+        wait_library(first)
+        files = listing(data)
+        second = subprocess.run(
+            [sys.executable, "-m", "desktop", "--data-dir", str(data), "--no-kernel"],
+            cwd=REPO, capture_output=True, text=True, timeout=READY_S,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+        assert second.returncode == 0, second.stderr
+        assert "brought its window forward" in second.stderr
+        assert first.poll() is None  # the first one runs on
+        assert listing(data) == files  # the second wrote nothing: no second store, no backup
+    finally:
+        stop(first)
+    assert "asked for this window" in (tmp_path / "first.log").read_text()
+    assert integrity(progress_path(data)) == "ok"
+    lock = InstanceLock(data)
+    assert lock.acquire()  # the lock went with the first process
+    lock.release()
+
+
+def test_second_launch_says_so_when_the_first_does_not_answer(tmp_path, monkeypatch):
+    """The first examdesk is hung (SIGSTOP): the second one must not open the file too, and
+    must tell the learner which process holds the folder."""
+    data = tmp_path / "data"
+    first = spawn_app(data, tmp_path / "first.log")
+    try:
+        wait_library(first)
+        first.send_signal(signal.SIGSTOP)
+        told: list[str] = []
+        monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
+        monkeypatch.setattr(app_module, "ask_owner_to_activate",
+                            functools.partial(ask_owner_to_activate, window_s=1.0))
+        second = SingleInstance(data)
+        assert not second.acquire()
+        assert app_module.refuse_second_launch(data, second) == 1
+        second.deleteLater()
+    finally:
+        stop(first)
+    assert told and str(data) in told[0] and str(first.pid) in told[0]
+    assert "does not answer" in told[0]
+
+
+# --- 2. a damaged progress file at start ------------------------------------------------------
+def test_damaged_progress_file_starts_the_app_keeps_the_file_and_restores_the_backup(
+        start, qtbot, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    store, _ = open_progress(data, now=datetime(2024, 1, 1))
+    session = store.start_session(paper_id="000", mode="exam", duration_s=3600)
+    store.save_draft(session, "000/1", "C", seconds=5.0)
+    store.close()
+    store, _ = open_progress(data)  # today's backup now holds the exam
+    store.close()
+    path = progress_path(data)
+    damaged = b"examdesk test: this is not SQLite any more " * 100
+    path.write_bytes(damaged)
+
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    running = start(data)
+    notices = running.notices
+    qtbot.waitUntil(lambda: notices.box is not None and notices.box.isVisible())
+    box = notices.box
+    assert not box.isModal() or box.windowModality() != Qt.WindowModality.ApplicationModal
+    kept = next(data.glob("progress.corrupt-*.sqlite3"))
+    assert kept.read_bytes() == damaged  # kept unchanged, beside the new file
+    assert path.exists() and integrity(path) == "ok"
+    assert "damaged" in box.text() and str(kept) in box.text()
+    assert "backup is available" in box.text()
+    assert running.window.library.isVisible()  # the app is usable meanwhile
+    assert asked == []  # the new file has no unfinished exam
+
+    restore = next(b for b in box.buttons() if b.objectName() == "restore_backup")
+    with qtbot.waitSignal(notices.sig_restored, timeout=READY_S * 1000):
+        qtbot.mouseClick(restore, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(asked))  # the restored exam is offered for resume
+    assert "unfinished exam" in asked[0]
+    state = running.db.run(ProgressStore.session_state, session).result(10)
+    assert state.drafts == {"000/1": "C"}
+    assert next(data.glob("progress.replaced-*.sqlite3")).exists()  # the new file, kept
+    assert kept.read_bytes() == damaged
+
+
+def test_too_new_progress_file_is_left_alone_and_said(start, qtbot, tmp_path):
+    data = tmp_path / "data"
+    store, _ = open_progress(data)
+    store.close()
+    path = progress_path(data)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    before = path.read_bytes()
+    running = start(data)
+    qtbot.waitUntil(lambda: running.notices.box is not None)
+    assert "newer version of examdesk" in running.notices.box.text()
+    assert str(recovery.side_path(path)) in running.notices.box.text()
+    assert path.read_bytes() == before
+
+
+# --- 3. read-only disk, full disk ------------------------------------------------------------
+@pytest.fixture
+def read_only_disk(tmp_path):
+    """A real tmpfs holding a progress file with one practice answer, remounted read-only."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
+    try:
+        store, _ = open_progress(mnt / "data")
+        session = store.start_session(paper_id="000", mode="practice")
+        store.record_answer(session, "000/1", "A", grade=None, seconds=3.0)
+        store.close()
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+        yield mnt / "data"
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=True)
+
+
+def test_read_only_disk_starts_shows_saved_progress_and_refuses_writes(
+        start, qtbot, read_only_disk):
+    running = start(read_only_disk)
+    qtbot.waitUntil(lambda: running.notices.box is not None)
+    assert "read-only" in running.notices.box.text()
+    assert str(read_only_disk) in running.notices.box.text()
+    sessions = running.db.run(ProgressStore.sessions).result(10)
+    assert [s.mode for s in sessions] == ["practice"]  # what was saved is there to see
+    running.window.start_exam("000", 3600)
+    warning = running.window.storage_warning
+    qtbot.waitUntil(lambda: warning.box is not None and warning.box.isVisible())
+    assert "read-only" in warning.box.text()
+    assert not isinstance(running.window.screen_view, ExamView)
+
+
+def test_full_disk_while_answering_keeps_the_answer_on_screen_and_saves_it_later(
+        start, qtbot, tmp_path):
+    data = tmp_path / "data"
+    running = start(data)
+    window = running.window
+    window.start_exam("000", 3600)
+    qtbot.waitUntil(lambda: isinstance(window.screen_view, ExamView))
+    view = window.screen_view
+    index = next(i for i, q in enumerate(view.questions) if q.type == "programming")
+    view.go_to(index)
+    editor = view.current_page().answer.editor
+    running.db.run(lambda store: store.db.execute(
+        f"PRAGMA max_page_count = {store.db.execute('PRAGMA page_count').fetchone()[0]}")
+    ).result(10)  # the file may not grow by a single page: a full disk, for SQLite
+    pasted = "\n".join(f"weights_{i} = torch.zeros(4096)  # pasted" for i in range(1500))
+    editor.setFocus()
+    editor.insertPlainText(pasted)  # a paste too big for the pages the file has left
+
+    warning = window.storage_warning
+    qtbot.waitUntil(lambda: warning.box is not None and warning.box.isVisible(), timeout=5000)
+    assert "disk is full" in warning.box.text()
+    assert "stay on screen" in warning.box.text()
+    assert pasted in editor.toPlainText()  # nothing lost on screen
+    qid = view.question_id(index)
+    assert qid in view._dirty  # and queued to be saved again
+    state = running.db.run(ProgressStore.session_state, view.session_id).result(10)
+    assert qid not in state.drafts
+
+    # Submitting on a full disk fails cleanly: the exam stays open and editable.
+    view.submit()
+    qtbot.waitUntil(lambda: not view.submitting, timeout=5000)
+    assert window.screen_view is view and view.submit_button.isEnabled()
+    assert not editor.isReadOnly() and len(warning.shown) >= 2
+
+    running.db.run(lambda store: store.db.execute("PRAGMA max_page_count = 1073741823")
+                   ).result(10)  # space again
+    view.go_to(next(i for i, q in enumerate(view.questions) if q.type == "fill_blank"))
+    blank = view.current_page().answer.edits[0]
+    qtbot.keyClicks(blank, "LoRA")  # the next change saves everything still unsaved
+    qtbot.waitUntil(lambda: not view._dirty and running.db.pending == 0, timeout=5000)
+    state = running.db.run(ProgressStore.session_state, view.session_id).result(10)
+    assert pasted in state.drafts[qid]["code"]
+    assert state.drafts[view.question_id(view.current)][0] == "LoRA"
+    view.submit()
+    qtbot.waitUntil(lambda: isinstance(window.screen_view, ReportView), timeout=10_000)
+    report = window.screen_view.report
+    assert report.state == "submitted"
+    assert shiboken6.isValid(window)
+    assert integrity(progress_path(data)) == "ok"
