@@ -10,6 +10,7 @@ keeps what the learner entered on screen and saves it again later (tests/test_fa
 from __future__ import annotations
 
 import logging
+import threading
 import traceback
 from concurrent.futures import Future
 from typing import Any, Callable
@@ -71,6 +72,27 @@ class DbOps(QObject):
             raise
         # The done-callback fires on the worker thread; the signal hops to the UI thread.
         future.add_done_callback(lambda f: self._sig_done.emit(on_done, on_error, f))
+        return future
+
+    def run_beside(self, fn: Callable[..., Any], *args: Any,
+                   on_done: Callable[[Any], None] | None = None,
+                   on_error: Callable[[BaseException], None] | None = None) -> Future:
+        """Run ``fn(*args)`` (no store) on a short-lived thread beside the store worker.
+
+        For start-up work that does not touch the database (loading the question bank), so
+        it does not queue behind opening the store (bench: launch_to_library).
+        """
+        future: Future = Future()
+
+        def work() -> None:
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # noqa: BLE001 - delivered to on_error / report
+                future.set_exception(exc)
+
+        self._pending += 1
+        future.add_done_callback(lambda f: self._sig_done.emit(on_done, on_error, f))
+        threading.Thread(target=work, name="examdesk-beside", daemon=True).start()
         return future
 
     def _deliver(self, callback: Callable[[Any], None] | None,

@@ -83,6 +83,9 @@ class MainWindow(QMainWindow):
     sig_check_requested = Signal(str, str)
     """A programming question asks for its check suite: (question id, code)."""
 
+    sig_verify_requested = Signal(str, str)
+    """A question's verify snippet should run in the console: (question id, source)."""
+
     sig_bank_shown = Signal(object)
     """The bank is in the library (start-up is complete): (bank)."""
 
@@ -212,6 +215,7 @@ class MainWindow(QMainWindow):
         if isinstance(view, screens().PaperSessionView):
             view.sig_run_requested.connect(self.sig_run_requested)
             view.sig_check_requested.connect(self.sig_check_requested)
+            view.sig_verify_requested.connect(self.sig_verify_requested)
             view.set_console_available(self.console_available)
             view.go_to(0)
             view.setFocus()

@@ -98,9 +98,10 @@ class LeakWatch:
     def new_files(self) -> list[str]:
         return sorted(self._open_files() - self._files)
 
-    def problems(self) -> list[str]:
+    def problems(self, settle_s: float = SETTLE_S) -> list[str]:
         found = self._qt.problems() if self._qt is not None else []
-        settle(lambda: not (self.new_threads() or self.children() or self.new_files()))
+        settle(lambda: not (self.new_threads() or self.children() or self.new_files()),
+               settle_s)
         if children := self.children():
             found.append(f"child processes left behind: {[_describe(p) for p in children]}")
         if threads := self.new_threads():

@@ -117,6 +117,12 @@ def test_second_launch_brings_the_first_forward_and_exits_0(tmp_path):
     first = spawn_app(data, tmp_path / "first.log")
     try:
         wait_library(first)
+        # The library can show before the store has opened (the bank loads beside it):
+        # wait for the first instance's own files (database, daily backup) to settle.
+        end = time.monotonic() + READY_S
+        while not (progress_path(data).exists() and any((data / "backups").glob("*"))):
+            assert time.monotonic() < end, "the first examdesk never opened its store"
+            time.sleep(0.05)
         files = listing(data)
         second = subprocess.run(
             [sys.executable, "-m", "desktop", "--data-dir", str(data), "--no-kernel"],

@@ -1,9 +1,10 @@
-"""Check on a pack examdesk did not ship: the learner is asked once, by name and folder;
-"Don't run" runs nothing, "Allow" is remembered for these exact files.
+"""Check or Verify on a pack examdesk did not ship: the learner is asked once, by name and
+folder; "Don't run" runs nothing, "Allow" is remembered for these exact files.
 
-The pack is the tiny one of tests/test_trust.py, installed where a learner puts packs
-(``data_dir/papers``); its check suite writes a marker file when it runs, so "nothing ran"
-is a file that does not exist. Real windows and, for the run that is allowed, a real kernel.
+The pack is the tiny one of tests/test_trust.py plus a verify snippet, installed where a
+learner puts packs (``data_dir/papers``); its check suite and its snippet each write a marker
+file when they run, so "nothing ran" is a file that does not exist. Real windows and, for
+the runs that are allowed, a real kernel.
 """
 from __future__ import annotations
 
@@ -38,7 +39,12 @@ class Desk:
         self.pack.mkdir(parents=True)
         self.marker = tmp_path / "marker"
         (self.pack / "paper.toml").write_text(TINY_PAPER, "utf-8")
-        (self.pack / "q01.toml").write_text(TINY_QUESTION, "utf-8")
+        self.verified = tmp_path / "verified"
+        question = TINY_QUESTION.replace('\n[code]', 'verify = "q01_verify.py"\n\n[code]', 1)
+        (self.pack / "q01.toml").write_text(question, "utf-8")
+        (self.pack / "q01_verify.py").write_text(
+            f"from pathlib import Path\nPath({str(self.verified)!r}).write_text('ran')\n"
+            "print('verified')\n", "utf-8")
         (self.pack / "q01_reference.py").write_text("def one():\n    return 1\n", "utf-8")
         (self.pack / "q01_check.py").write_text(TINY_CHECK.format(marker=str(self.marker)),
                                                 "utf-8")
@@ -62,9 +68,9 @@ class Desk:
         view.go_to(next(i for i, q in enumerate(view.questions) if q.number == number))
         return view.current_page().answer
 
-    def press_check(self, answer, reply: str | None) -> list[str]:
-        """Click Check; answer the consent question with ``reply`` (trust_allow /
-        trust_deny) if it comes. Returns the questions' texts that were asked."""
+    def press_check(self, answer, reply: str | None, button=None) -> list[str]:
+        """Click Check (or ``button``); answer the consent question with ``reply``
+        (trust_allow / trust_deny) if it comes. Returns the questions' texts that were asked."""
         asked: list[str] = []
         attempts = [0]
 
@@ -80,7 +86,7 @@ class Desk:
 
         if reply is not None:
             QTimer.singleShot(0, respond)
-        answer.check_button.click()
+        (button or answer.check_button).click()
         self.qtbot.wait(50)
         return asked
 
@@ -128,6 +134,19 @@ def test_declined_runs_nothing_allowed_is_remembered_and_a_change_asks_again(des
     assert desk.console.trust.asked == ["tiny", "tiny", "tiny"]
 
 
+def test_a_verify_snippet_of_an_untrusted_pack_waits_for_consent(desk):
+    desk.window.set_console_available(True)
+    desk.open_question("tiny", 1)
+    page = desk.window.screen_view.current_page()
+    queued = desk.console.dock._queue  # what would run once the kernel is ready
+    assert desk.press_check(None, "trust_deny", page.verify_button)
+    assert not queued and "nothing was run" in desk.window.statusBar().currentMessage()
+    assert desk.press_check(None, "trust_allow", page.verify_button)
+    assert len(queued) == 1 and "verified" in queued[0][0]
+    assert desk.press_check(None, None, page.verify_button) == []  # remembered
+    assert len(queued) == 2
+
+
 def test_a_bundled_pack_is_never_asked_about(desk):
     desk.window.set_console_available(True)
     answer = desk.open_question("000", 34)
@@ -146,3 +165,6 @@ def test_allowed_pack_runs_its_checks_in_the_kernel(desk):
     report = desk.finished[0]
     assert report["error"] is None and report["passed"] is True
     assert desk.marker.exists()  # the pack's own code ran, once allowed
+    page = desk.window.screen_view.current_page()
+    assert desk.press_check(None, None, page.verify_button) == []  # the same files: trusted
+    desk.qtbot.waitUntil(desk.verified.exists, timeout=START_MS)

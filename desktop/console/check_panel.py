@@ -17,19 +17,20 @@ _PASS, _FAIL, _WARN = QColor("#2e7d32"), QColor("#c62828"), QColor("#b58900")
 _DETAIL_ORDER = ("max_abs_err", "max_rel_err", "first_mismatch", "actual_at", "expected_at",
                  "mismatches", "shape", "expected_shape", "dtype", "expected_dtype")
 
+translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
+
 
 def device_summary(env: dict, device: str = "") -> str:
     """'cpu (2 threads) · flash_attn: stand-in' — the panel header."""
-    tr = QCoreApplication.translate
     if env.get("cuda"):
         where = f"cuda — {env.get('device_name')}, {env.get('memory_gib')} GiB, " \
                 f"sm {env.get('capability')}"
     elif env:
-        where = tr("CheckPanel", "cpu ({0} threads)").format(env.get("threads", "?"))
+        where = translate("CheckPanel", "cpu ({0} threads)").format(env.get("threads", "?"))
     else:
-        where = device or tr("CheckPanel", "unknown device")
+        where = device or translate("CheckPanel", "unknown device")
     flash = env.get("flash_attn", "?")
-    return tr("CheckPanel", "Device: {0} · flash_attn: {1}").format(where, flash)
+    return translate("CheckPanel", "Device: {0} · flash_attn: {1}").format(where, flash)
 
 
 def _format_value(value) -> str:

@@ -18,6 +18,8 @@ from . import kernel_session as ks
 from .kernel_chooser import KernelChooser
 from .kernel_session import KernelSession
 
+translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
+
 # on_finished(content) gets the execute_reply content (status, ename, evalue …).
 RunCallback = Callable[[dict], None]
 
@@ -31,34 +33,35 @@ _STATE_COLOURS = {ks.STARTING: "#b58900", ks.IDLE: "#2e7d32", ks.BUSY: "#1565c0"
 
 
 def state_label(state: str) -> str:
-    tr = QCoreApplication.translate
-    return {ks.STARTING: tr("ConsoleDock", "starting"), ks.IDLE: tr("ConsoleDock", "idle"),
-            ks.BUSY: tr("ConsoleDock", "busy"), ks.DEAD: tr("ConsoleDock", "dead"),
-            ks.RESTARTING: tr("ConsoleDock", "restarting"),
-            ks.DISCONNECTED: tr("ConsoleDock", "no kernel")}[state]
+    return {ks.STARTING: translate("ConsoleDock", "starting"),
+            ks.IDLE: translate("ConsoleDock", "idle"),
+            ks.BUSY: translate("ConsoleDock", "busy"),
+            ks.DEAD: translate("ConsoleDock", "dead"),
+            ks.RESTARTING: translate("ConsoleDock", "restarting"),
+            ks.DISCONNECTED: translate("ConsoleDock", "no kernel")}[state]
 
 
 def environment_banner(env: dict) -> str:
     """Python/torch versions, device, flash_attn real or stand-in — for the console."""
-    tr = QCoreApplication.translate
     if env.get("error") and "python" not in env:
-        return tr("ConsoleDock", "Could not read the kernel's environment: {0}").format(
+        return translate("ConsoleDock", "Could not read the kernel's environment: {0}").format(
             env["error"])
     lines = [f"Python {env.get('python', '?')} · torch {env.get('torch') or '—'}"]
     if env.get("cuda"):
-        lines.append(tr("ConsoleDock", "Device: CUDA {0}, {1} GiB, compute capability {2}")
+        lines.append(translate("ConsoleDock", "Device: CUDA {0}, {1} GiB, compute capability {2}")
                      .format(env.get("device_name"), env.get("memory_gib"),
                              env.get("capability")))
     elif env.get("torch"):
-        lines.append(tr("ConsoleDock", "Device: CPU, {0} threads").format(env.get("threads")))
+        lines.append(translate("ConsoleDock", "Device: CPU, {0} threads").format(
+            env.get("threads")))
     else:
-        lines.append(tr("ConsoleDock", "torch is not importable here: {0}").format(
+        lines.append(translate("ConsoleDock", "torch is not importable here: {0}").format(
             env.get("torch_error", "")))
     flash = str(env.get("flash_attn", "missing"))
     if flash == "stand-in":
-        flash = tr("ConsoleDock", "stand-in (examdesk's CPU-capable copy of the "
-                                  "flash_attn_func API)")
-    lines.append(tr("ConsoleDock", "flash_attn: {0}").format(flash))
+        flash = translate("ConsoleDock", "stand-in (examdesk's CPU-capable copy of the "
+                                         "flash_attn_func API)")
+    lines.append(translate("ConsoleDock", "flash_attn: {0}").format(flash))
     return "\n".join(lines)
 
 

@@ -19,6 +19,8 @@ from question_db.kernels import KernelChoice
 
 from .side_channel import SideChannelJob
 
+translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
+
 STARTING = "starting"
 IDLE = "idle"
 BUSY = "busy"
@@ -38,27 +40,29 @@ def default_choice() -> KernelChoice:
 
 def death_explanation(returncode: int | None, log_tail: str) -> str:
     """Say how the kernel process ended, in the learner's words, plus its last output."""
-    tr = QCoreApplication.translate
     if returncode is None:
-        text = tr("KernelSession", "The kernel stopped answering.")
+        text = translate("KernelSession", "The kernel stopped answering.")
     elif returncode < 0:
         try:
             name = signal.Signals(-returncode).name
         except ValueError:
             name = f"signal {-returncode}"
-        text = tr("KernelSession", "The kernel was killed by {0} ({1}).").format(name, -returncode)
-        hint = {"SIGKILL": tr("KernelSession", "Often the out-of-memory killer: the code "
-                                               "used more memory than the machine has."),
-                "SIGSEGV": tr("KernelSession", "A crash in native code (segmentation fault)."),
-                "SIGABRT": tr("KernelSession", "The process aborted (os.abort or a failed "
-                                               "assertion in native code)."),
-                "SIGBUS": tr("KernelSession", "A crash in native code (bus error).")}.get(name)
+        text = translate("KernelSession", "The kernel was killed by {0} ({1}).").format(
+            name, -returncode)
+        hint = {"SIGKILL": translate("KernelSession", "Often the out-of-memory killer: the code "
+                                                      "used more memory than the machine has."),
+                "SIGSEGV": translate("KernelSession",
+                                     "A crash in native code (segmentation fault)."),
+                "SIGABRT": translate("KernelSession", "The process aborted (os.abort or a failed "
+                                                      "assertion in native code)."),
+                "SIGBUS": translate("KernelSession",
+                                    "A crash in native code (bus error).")}.get(name)
         if hint:
             text += " " + hint
     else:
-        text = tr("KernelSession", "The kernel exited with status {0}.").format(returncode)
+        text = translate("KernelSession", "The kernel exited with status {0}.").format(returncode)
     if log_tail.strip():
-        text += "\n" + tr("KernelSession", "Last lines it wrote:") + "\n" + log_tail
+        text += "\n" + translate("KernelSession", "Last lines it wrote:") + "\n" + log_tail
     return text
 
 

@@ -51,18 +51,30 @@ def attach_console(window: QMainWindow, settings: QSettings | None = None,
 
     gate = PackTrustGate(window, data_dir)
 
+    def pack_allowed(question_id: str) -> tuple[bool, str]:
+        paper = window.bank.paper(window.bank.question(question_id).paper_id)
+        if gate.allow(paper):
+            return True, ""
+        window.statusBar().showMessage(declined_text(paper), 15_000)
+        return False, declined_text(paper)
+
     def check(question_id: str, code: str) -> None:
-        question = window.bank.question(question_id)
-        paper = window.bank.paper(question.paper_id)
-        if not gate.allow(paper):  # declined: neither the learner's code nor the suite runs
-            panel.summary.setText(declined_text(paper))
-            window.on_check_finished(question_id, {"error": declined_text(paper)})
+        allowed, why = pack_allowed(question_id)
+        if not allowed:  # declined: neither the learner's code nor the suite runs
+            panel.summary.setText(why)
+            window.on_check_finished(question_id, {"error": why})
             return
         panel_dock.raise_()
-        checks.check(question, code)
+        checks.check(window.bank.question(question_id), code)
+
+    def verify(question_id: str, source: str) -> None:
+        if pack_allowed(question_id)[0]:
+            dock.raise_()
+            dock.run_code(source)
 
     window.sig_run_requested.connect(lambda code: dock.run_code(code))
     window.sig_check_requested.connect(check)
+    window.sig_verify_requested.connect(verify)
     checks.sig_check_finished.connect(window.on_check_finished)
     dock.session.sig_ready.connect(lambda _env: window.set_console_available(True))
     dock.session.sig_died.connect(lambda _why: window.set_console_available(False))

@@ -58,6 +58,9 @@ class PaperSessionView(QWidget):
     sig_check_requested = Signal(str, str)
     """A programming question asks for its checks: (question id, code)."""
 
+    sig_verify_requested = Signal(str, str)
+    """Run a question's verify snippet in the console: (question id, source)."""
+
     sig_leave = Signal()
     """The learner wants to go back to the library."""
 
@@ -180,7 +183,9 @@ class PaperSessionView(QWidget):
                 page.answer.sig_run_requested.connect(self.sig_run_requested)
                 page.answer.sig_check_requested.connect(self.sig_check_requested)
                 page.answer.set_console_available(self.console_available)
-            page.sig_verify_requested.connect(self.sig_run_requested)
+            # With the question id: a verify snippet is the pack's code (trust is per pack).
+            page.sig_verify_requested.connect(
+                lambda source, q=question.id: self.sig_verify_requested.emit(q, source))
             page.set_console_available(self.console_available)
             self.page_built(index, page)
         return self.pages[index]

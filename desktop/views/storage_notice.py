@@ -24,10 +24,7 @@ from question_db.store import StorageError, StorageFull, StorageReadOnly
 from ..db import DbOps
 
 log = logging.getLogger(__name__)
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("StorageNotice", text)
+translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
 
 
 def show_without_blocking(box: QMessageBox) -> None:
@@ -40,36 +37,44 @@ def notice_text(notice: Notice) -> str:
     """The learner's text for one recovery notice, in the UI language."""
     path = str(notice.path)
     if notice.kind == recovery.CORRUPT:
-        text = _tr("Your progress file %1 is damaged. It was kept unchanged as %2, and examdesk "
-                   "started a new, empty progress file.").replace("%1", path).replace(
-            "%2", str(notice.moved_to))
-        if notice.backup is not None:
-            return text + " " + _tr("A backup is available (%1): restore it to get your "
-                                    "progress back as of that day.").replace(
-                "%1", str(notice.backup))
-        return text + " " + _tr("No backup of it was found.")
+        text = translate(
+            "StorageNotice", "Your progress file %1 is damaged. It was kept unchanged as %2, "
+                             "and examdesk started a new, empty progress file.")
+        text = text.replace("%1", path).replace("%2", str(notice.moved_to))
+        if notice.backup is None:
+            return text + " " + translate("StorageNotice", "No backup of it was found.")
+        return text + " " + translate(
+            "StorageNotice", "A backup is available (%1): restore it to get your progress "
+                             "back as of that day.").replace("%1", str(notice.backup))
     if notice.kind == recovery.TOO_NEW:
-        return _tr("Your progress file %1 was written by a newer version of examdesk. It was "
-                   "left untouched. Until you update examdesk, your progress is saved in %2 "
-                   "instead.").replace("%1", path).replace(
+        return translate(
+            "StorageNotice", "Your progress file %1 was written by a newer version of "
+                             "examdesk. It was left untouched. Until you update examdesk, your "
+                             "progress is saved in %2 instead.").replace("%1", path).replace(
             "%2", str(recovery.side_path(notice.path)))
     if notice.kind == recovery.READ_ONLY:
-        return _tr("The data folder %1 is read-only, so examdesk cannot save your progress. "
-                   "You can look at what was saved before, but new answers will not be saved. "
-                   "Make the folder writable, or start examdesk with --data-dir set to a "
-                   "writable folder.").replace("%1", str(notice.path.parent))
+        return translate(
+            "StorageNotice", "The data folder %1 is read-only, so examdesk cannot save your "
+                             "progress. You can look at what was saved before, but new answers "
+                             "will not be saved. Make the folder writable, or start examdesk "
+                             "with --data-dir set to a writable folder.").replace(
+            "%1", str(notice.path.parent))
     if notice.kind == recovery.DISK_FULL:
-        return _tr("The disk that holds %1 is full, so examdesk cannot save your progress. "
-                   "Nothing you do will be saved until space is freed; then restart "
-                   "examdesk.").replace("%1", path)
+        return translate(
+            "StorageNotice", "The disk that holds %1 is full, so examdesk cannot save your "
+                             "progress. Nothing you do will be saved until space is freed; then "
+                             "restart examdesk.").replace("%1", path)
     if notice.kind == recovery.BACKUP_FAILED:
-        return _tr("The daily backup of your progress could not be written to %1. Your "
-                   "progress file itself is fine.").replace("%1", path)
+        return translate(
+            "StorageNotice", "The daily backup of your progress could not be written to %1. "
+                             "Your progress file itself is fine.").replace("%1", path)
     if notice.kind == recovery.LOW_DISK:
-        return _tr("Little space is left on the disk that holds %1. When it is full, examdesk "
-                   "cannot save your answers.").replace("%1", path)
-    return _tr("examdesk cannot save your progress in %1. Nothing you do will be saved until "
-               "that is fixed; then restart examdesk.").replace("%1", path)
+        return translate(
+            "StorageNotice", "Little space is left on the disk that holds %1. When it is full, "
+                             "examdesk cannot save your answers.").replace("%1", path)
+    return translate(
+        "StorageNotice", "examdesk cannot save your progress in %1. Nothing you do will be "
+                         "saved until that is fixed; then restart examdesk.").replace("%1", path)
 
 
 class StartupNotices(QObject):
@@ -96,7 +101,7 @@ class StartupNotices(QObject):
         serious = any(n.kind in (recovery.CORRUPT, recovery.READ_ONLY, recovery.DISK_FULL,
                                  recovery.STORAGE) for n in self.notices)
         box = QMessageBox(QMessageBox.Icon.Warning if serious else QMessageBox.Icon.Information,
-                          _tr("Your progress file"),
+                          translate("StorageNotice", "Your progress file"),
                           "\n\n".join(notice_text(n) for n in self.notices),
                           QMessageBox.StandardButton.Ok, self.window)
         box.setObjectName("startup_notices")
@@ -107,7 +112,8 @@ class StartupNotices(QObject):
         if backup is not None:
             # Made by the box, so the box owns it (a button made here and added would be
             # deleted with its Python wrapper when this method returns: PySide6 6.12).
-            restore = box.addButton(_tr("Restore backup"), QMessageBox.ButtonRole.AcceptRole)
+            restore = box.addButton(translate("StorageNotice", "Restore backup"),
+                                    QMessageBox.ButtonRole.AcceptRole)
             restore.setObjectName("restore_backup")
             restore.clicked.connect(lambda: self.restore(backup))
         box.destroyed.connect(self._forget_box)
@@ -128,7 +134,8 @@ class StartupNotices(QObject):
         self.db.flush()
         old = self.db.worker
         if not old.close():
-            self._failed(_tr("the progress file is still busy; try again in a moment"))
+            self._failed(translate("StorageNotice",
+                                   "the progress file is still busy; try again in a moment"))
             return None
         try:
             moved = backups.restore_backup(backup, recovery.progress_path(self.data_dir))
@@ -149,9 +156,10 @@ class StartupNotices(QObject):
         self.sig_restored.emit(backup)
 
     def _failed(self, detail: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Critical, _tr("Your progress file"),
-                          _tr("The backup could not be restored: %1").replace("%1", detail),
-                          QMessageBox.StandardButton.Ok, self.window)
+        text = translate("StorageNotice", "The backup could not be restored: %1")
+        box = QMessageBox(QMessageBox.Icon.Critical,
+                          translate("StorageNotice", "Your progress file"),
+                          text.replace("%1", detail), QMessageBox.StandardButton.Ok, self.window)
         box.setObjectName("restore_failed")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         show_without_blocking(box)
@@ -160,15 +168,17 @@ class StartupNotices(QObject):
 def storage_error_text(error: StorageError) -> str:
     """Why a save failed, in the UI language, and what happens to the learner's work."""
     if isinstance(error, StorageFull):
-        why = _tr("The disk is full, so your latest changes could not be saved.")
+        why = translate("StorageNotice",
+                        "The disk is full, so your latest changes could not be saved.")
     elif isinstance(error, StorageReadOnly):
-        why = _tr("The progress file or its folder is read-only, so your latest changes could "
-                  "not be saved.")
+        why = translate("StorageNotice", "The progress file or its folder is read-only, so "
+                                         "your latest changes could not be saved.")
     else:
-        why = _tr("The disk refused to save your latest changes.")
-    return why + "\n\n" + _tr("They stay on screen, and examdesk saves them again with your "
-                              "next change once the problem is fixed (free some space, or "
-                              "make the folder writable).")
+        why = translate("StorageNotice", "The disk refused to save your latest changes.")
+    return why + "\n\n" + translate(
+        "StorageNotice", "They stay on screen, and examdesk saves them again with your next "
+                         "change once the problem is fixed (free some space, or make the "
+                         "folder writable).")
 
 
 class StorageWarning(QObject):
@@ -185,8 +195,8 @@ class StorageWarning(QObject):
         text = storage_error_text(error)
         self.shown.append(str(error))
         if self.box is None:
-            box = QMessageBox(QMessageBox.Icon.Warning, _tr("Not saved"), text,
-                              QMessageBox.StandardButton.Ok, self.window)
+            box = QMessageBox(QMessageBox.Icon.Warning, translate("StorageNotice", "Not saved"),
+                              text, QMessageBox.StandardButton.Ok, self.window)
             box.setObjectName("storage_error_box")
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             box.destroyed.connect(self._forget_box)

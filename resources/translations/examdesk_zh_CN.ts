@@ -4,175 +4,185 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="30"/>
+        <location filename="../../desktop/views/question_view.py" line="31"/>
         <source>Single choice</source>
         <translation>单选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="31"/>
+        <location filename="../../desktop/views/question_view.py" line="32"/>
         <source>Multiple choice</source>
         <translation>多选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="32"/>
+        <location filename="../../desktop/views/question_view.py" line="33"/>
         <source>Fill in the blanks</source>
         <translation>填空题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="33"/>
+        <location filename="../../desktop/views/question_view.py" line="34"/>
         <source>Calculation</source>
         <translation>计算题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="34"/>
+        <location filename="../../desktop/views/question_view.py" line="35"/>
         <source>Short answer</source>
         <translation>简答题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="35"/>
+        <location filename="../../desktop/views/question_view.py" line="36"/>
         <source>System design</source>
         <translation>系统设计题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="36"/>
+        <location filename="../../desktop/views/question_view.py" line="37"/>
         <source>Programming</source>
         <translation>编程题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <location filename="../../desktop/views/question_view.py" line="43"/>
         <location filename="../../desktop/views/report.py" line="174"/>
         <location filename="../../desktop/views/report.py" line="177"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <location filename="../../desktop/views/question_view.py" line="43"/>
         <source>Partly correct</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <location filename="../../desktop/views/question_view.py" line="43"/>
         <source>Wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <location filename="../../desktop/views/question_view.py" line="44"/>
         <source>Unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <location filename="../../desktop/views/question_view.py" line="44"/>
         <location filename="../../desktop/views/report.py" line="175"/>
         <location filename="../../desktop/views/report.py" line="178"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <location filename="../../desktop/views/question_view.py" line="44"/>
         <source>Void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="53"/>
+        <location filename="../../desktop/views/question_view.py" line="54"/>
         <location filename="../../desktop/views/report.py" line="241"/>
         <source>points</source>
         <translation>分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="60"/>
+        <location filename="../../desktop/views/question_view.py" line="61"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="71"/>
+        <location filename="../../desktop/views/question_view.py" line="72"/>
         <source>also accepted</source>
         <translation>也接受</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="119"/>
+        <location filename="../../desktop/views/question_view.py" line="120"/>
         <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
         <translation>勘误：原卷答案有误，已更正</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="120"/>
+        <location filename="../../desktop/views/question_view.py" line="121"/>
         <source>Errata: this question is void: no option is correct, so it is not scored</source>
         <translation>勘误：本题作废（无正确选项），不计分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="122"/>
+        <location filename="../../desktop/views/question_view.py" line="123"/>
         <source>Errata: this question is disputed; defensible keys are accepted</source>
         <translation>勘误：本题存在争议，合理答案均判对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="123"/>
+        <location filename="../../desktop/views/question_view.py" line="124"/>
         <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
         <translation>勘误：答案正确，但原卷题干或解析有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="130"/>
+        <location filename="../../desktop/views/question_view.py" line="131"/>
         <location filename="../../desktop/views/report.py" line="132"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="134"/>
+        <location filename="../../desktop/views/question_view.py" line="135"/>
         <source>none (void)</source>
         <translation>无（作废）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="135"/>
+        <location filename="../../desktop/views/question_view.py" line="136"/>
         <source>Verified key</source>
         <translation>核实答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="141"/>
+        <location filename="../../desktop/views/question_view.py" line="142"/>
         <source>Source paper&apos;s answer</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="167"/>
+        <location filename="../../desktop/views/question_view.py" line="171"/>
         <location filename="../../desktop/views/report.py" line="264"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="173"/>
+        <location filename="../../desktop/views/question_view.py" line="177"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="185"/>
+        <location filename="../../desktop/views/question_view.py" line="189"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="225"/>
+        <location filename="../../desktop/views/question_view.py" line="215"/>
+        <source>Verify in console</source>
+        <translation>在控制台验证</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="217"/>
+        <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
+        <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="249"/>
         <location filename="../../desktop/views/report.py" line="94"/>
         <location filename="../../desktop/views/report.py" line="117"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="228"/>
-        <location filename="../../desktop/views/question_view.py" line="235"/>
+        <location filename="../../desktop/views/question_view.py" line="252"/>
+        <location filename="../../desktop/views/question_view.py" line="259"/>
         <location filename="../../desktop/views/report.py" line="120"/>
         <location filename="../../desktop/views/report.py" line="126"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="229"/>
+        <location filename="../../desktop/views/question_view.py" line="253"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="232"/>
+        <location filename="../../desktop/views/question_view.py" line="256"/>
         <location filename="../../desktop/views/report.py" line="123"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="239"/>
+        <location filename="../../desktop/views/question_view.py" line="263"/>
         <location filename="../../desktop/views/report.py" line="137"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -393,9 +403,14 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="100"/>
+        <location filename="../../desktop/app.py" line="154"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="188"/>
+        <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
+        <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
 </context>
 <context>
@@ -417,6 +432,291 @@
         <location filename="../../desktop/views/charts.py" line="106"/>
         <source>No answers yet</source>
         <translation>还没有作答记录</translation>
+    </message>
+</context>
+<context>
+    <name>CheckController</name>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="72"/>
+        <source>{0} has no check suite</source>
+        <translation>{0} 没有检查套件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="74"/>
+        <source>the kernel is not running: restart it, then check again</source>
+        <translation>内核未在运行：请重启内核，然后重新检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="92"/>
+        <source>your code was not run (the kernel aborted it); run it again</source>
+        <translation>你的代码没有运行（被内核中止）；请再运行一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="97"/>
+        <source>no verdict: {0}</source>
+        <translation>无结论：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="100"/>
+        <source>your code was interrupted before the checks ran</source>
+        <translation>你的代码在检查开始前被中断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="104"/>
+        <source>your code raised {0}: {1}</source>
+        <translation>你的代码抛出了 {0}：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="142"/>
+        <location filename="../../desktop/console/check_controller.py" line="151"/>
+        <source>the kernel died during the check. {0}</source>
+        <translation>内核在检查过程中终止。{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_controller.py" line="154"/>
+        <source>the kernel was restarted or closed during the check</source>
+        <translation>内核在检查过程中被重启或关闭</translation>
+    </message>
+</context>
+<context>
+    <name>CheckPanel</name>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="29"/>
+        <source>cpu ({0} threads)</source>
+        <translation>CPU（{0} 个线程）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="31"/>
+        <source>unknown device</source>
+        <translation>未知设备</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="33"/>
+        <source>Device: {0} · flash_attn: {1}</source>
+        <translation>设备：{0} · flash_attn：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="55"/>
+        <source>No check run yet</source>
+        <translation>尚未运行检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="57"/>
+        <source>include slow checks (torch.compile)</source>
+        <translation>包括慢速检查（torch.compile）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="64"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="64"/>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="64"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="65"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="65"/>
+        <source>Dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="65"/>
+        <source>Time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="92"/>
+        <source>Checking {0}: running your code in the console, then the checks…</source>
+        <translation>正在检查 {0}：先在控制台运行你的代码，再运行检查…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="98"/>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="99"/>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="99"/>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="129"/>
+        <source>{0}: no verdict — {1}</source>
+        <translation>{0}：无结论 — {1}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="131"/>
+        <source>PASSED</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="131"/>
+        <source>FAILED</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="132"/>
+        <source>{0}: {1}/{2} checks passed in {3:.1f} s — {4}</source>
+        <translation>{0}：通过 {1}/{2} 项检查，用时 {3:.1f} 秒 — {4}</translation>
+    </message>
+</context>
+<context>
+    <name>ConsoleDock</name>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="36"/>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="37"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="38"/>
+        <source>busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="39"/>
+        <source>dead</source>
+        <translation>已终止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="40"/>
+        <source>restarting</source>
+        <translation>重启中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="41"/>
+        <source>no kernel</source>
+        <translation>无内核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="47"/>
+        <source>Could not read the kernel&apos;s environment: {0}</source>
+        <translation>无法读取内核的运行环境：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="51"/>
+        <source>Device: CUDA {0}, {1} GiB, compute capability {2}</source>
+        <translation>设备：CUDA {0}，{1} GiB，计算能力 {2}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="55"/>
+        <source>Device: CPU, {0} threads</source>
+        <translation>设备：CPU，{0} 个线程</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="58"/>
+        <source>torch is not importable here: {0}</source>
+        <translation>此环境中无法导入 torch：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="62"/>
+        <source>stand-in (examdesk&apos;s CPU-capable copy of the flash_attn_func API)</source>
+        <translation>替代实现（examdesk 自带的 flash_attn_func API 副本，可在 CPU 上运行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="64"/>
+        <source>flash_attn: {0}</source>
+        <translation>flash_attn：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="115"/>
+        <source>Python console</source>
+        <translation>Python 控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="144"/>
+        <source>Interrupt</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="145"/>
+        <source>Stop the running code (Ctrl+C in the console)</source>
+        <translation>停止正在运行的代码（相当于在控制台按 Ctrl+C）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="146"/>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="147"/>
+        <source>Kill the kernel and start a fresh one (variables are lost)</source>
+        <translation>结束当前内核并启动一个新内核（变量会丢失）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="165"/>
+        <source>Restart kernel</source>
+        <translation>重启内核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="172"/>
+        <source>The Python console starts once the window is up…</source>
+        <translation>窗口就绪后，Python 控制台将随即启动…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="212"/>
+        <source>the console was closed</source>
+        <translation>控制台已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="255"/>
+        <source>Kernel: {0}</source>
+        <translation>内核：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="261"/>
+        <source>the kernel was restarted</source>
+        <translation>内核已重启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="263"/>
+        <source>Restarting the kernel…</source>
+        <translation>正在重启内核…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="274"/>
+        <source>{0}
+Restart the kernel to go on; your editor code is kept.</source>
+        <translation>{0}
+请重启内核后继续；编辑器中的代码会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="280"/>
+        <source>The kernel is still busy after the interrupt (code in native loops may not stop). Restart it? Variables will be lost; your editor code is kept.</source>
+        <translation>中断后内核仍在忙碌（原生代码中的循环可能无法停止）。要重启内核吗？变量会丢失；编辑器中的代码会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="285"/>
+        <source>another kernel was chosen</source>
+        <translation>已选择另一个内核</translation>
+    </message>
+</context>
+<context>
+    <name>ConsoleWiring</name>
+    <message>
+        <location filename="../../desktop/console/wiring.py" line="44"/>
+        <source>Check results</source>
+        <translation>检查结果</translation>
     </message>
 </context>
 <context>
@@ -611,6 +911,103 @@
     </message>
 </context>
 <context>
+    <name>KernelChooser</name>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="27"/>
+        <source>Python kernel the console and the checks run in</source>
+        <translation>控制台和检查所使用的 Python 内核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="32"/>
+        <source>examdesk (this Python)</source>
+        <translation>examdesk（当前 Python）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="68"/>
+        <source>Connect to existing kernel…</source>
+        <translation>连接到已有内核…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="102"/>
+        <source>Connect to an existing kernel</source>
+        <translation>连接到已有内核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="103"/>
+        <source>Kernel connection files (kernel-*.json *.json)</source>
+        <translation>内核连接文件 (kernel-*.json *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="108"/>
+        <source>{0} (connected)</source>
+        <translation>{0}（已连接）</translation>
+    </message>
+</context>
+<context>
+    <name>KernelSession</name>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="44"/>
+        <source>The kernel stopped answering.</source>
+        <translation>内核停止了响应。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="50"/>
+        <source>The kernel was killed by {0} ({1}).</source>
+        <translation>内核被 {0}（{1}）终止。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="52"/>
+        <source>Often the out-of-memory killer: the code used more memory than the machine has.</source>
+        <translation>通常是内存不足时的 OOM killer 所致：代码占用的内存超过了本机可用内存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="54"/>
+        <source>A crash in native code (segmentation fault).</source>
+        <translation>原生代码崩溃（段错误）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="56"/>
+        <source>The process aborted (os.abort or a failed assertion in native code).</source>
+        <translation>进程已中止（os.abort 或原生代码中的断言失败）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="58"/>
+        <source>A crash in native code (bus error).</source>
+        <translation>原生代码崩溃（总线错误）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="63"/>
+        <source>The kernel exited with status {0}.</source>
+        <translation>内核已退出，退出状态为 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="65"/>
+        <location filename="../../desktop/console/kernel_session.py" line="463"/>
+        <source>Last lines it wrote:</source>
+        <translation>内核最后输出的几行：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="211"/>
+        <source>The kernel could not start: {0}</source>
+        <translation>内核无法启动：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="242"/>
+        <source>The kernel could not restart: {0}</source>
+        <translation>内核无法重启：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="440"/>
+        <source>The connected kernel has not answered its heartbeat for {0:.0f} s: it has died or the connection is lost.</source>
+        <translation>已连接的内核已有 {0:.0f} 秒未响应心跳：它可能已终止，或连接已断开。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="445"/>
+        <source>The kernel did not become ready within {0} s.</source>
+        <translation>内核未能在 {0} 秒内就绪。</translation>
+    </message>
+</context>
+<context>
     <name>LibraryView</name>
     <message>
         <location filename="../../desktop/views/library.py" line="170"/>
@@ -661,124 +1058,160 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="151"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="153"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="155"/>
         <source>&amp;Due today</source>
         <translation>今日复习(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="156"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="144"/>
+        <location filename="../../desktop/main_window.py" line="162"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="163"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="164"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="147"/>
+        <location filename="../../desktop/main_window.py" line="165"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="177"/>
+        <location filename="../../desktop/main_window.py" line="196"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="178"/>
+        <location filename="../../desktop/main_window.py" line="197"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="224"/>
+        <location filename="../../desktop/main_window.py" line="244"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="291"/>
+        <location filename="../../desktop/main_window.py" line="313"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="298"/>
+        <location filename="../../desktop/main_window.py" line="320"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304"/>
+        <location filename="../../desktop/main_window.py" line="326"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="351"/>
+        <location filename="../../desktop/main_window.py" line="375"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="353"/>
+        <location filename="../../desktop/main_window.py" line="377"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="357"/>
+        <location filename="../../desktop/main_window.py" line="381"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="360"/>
+        <location filename="../../desktop/main_window.py" line="384"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="406"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
+    </message>
+</context>
+<context>
+    <name>PackTrust</name>
+    <message>
+        <location filename="../../desktop/console/pack_trust.py" line="23"/>
+        <source>nothing was run: you did not allow code from the pack “%1” (%2). Press the button again to be asked again.</source>
+        <translation>未运行任何代码：你没有允许题包“%1”（%2）的代码。再次点击该按钮可重新询问。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/pack_trust.py" line="30"/>
+        <source>“%1” (%2) is not a pack that came with examdesk. Its checks and verify snippets are Python programs that would run on this computer with your rights.
+
+Folder: %3
+
+If you are not sure where this pack comes from, read its files first. Allow its code to run? You are asked again if any of its files change.</source>
+        <translation>“%1”（%2）不是 examdesk 自带的题包。它的检查程序和验证片段都是 Python 程序，会以你的权限在这台电脑上运行。
+
+文件夹：%3
+
+如果不确定这个题包的来源，请先阅读它的文件。允许运行它的代码吗？题包的任何文件发生变化时会再次询问。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/pack_trust.py" line="55"/>
+        <source>Run code from this pack?</source>
+        <translation>运行这个题包的代码？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/pack_trust.py" line="59"/>
+        <source>Allow and run</source>
+        <translation>允许并运行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/pack_trust.py" line="62"/>
+        <source>Don&apos;t run</source>
+        <translation>不运行</translation>
     </message>
 </context>
 <context>
@@ -834,22 +1267,22 @@
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="92"/>
+        <location filename="../../desktop/views/paper_session.py" line="104"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="93"/>
+        <location filename="../../desktop/views/paper_session.py" line="105"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="94"/>
+        <location filename="../../desktop/views/paper_session.py" line="106"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="96"/>
+        <location filename="../../desktop/views/paper_session.py" line="108"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -1027,6 +1460,100 @@
         <location filename="../../desktop/views/exam.py" line="71"/>
         <source>Start</source>
         <translation>开始</translation>
+    </message>
+</context>
+<context>
+    <name>StorageNotice</name>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="40"/>
+        <source>Your progress file %1 is damaged. It was kept unchanged as %2, and examdesk started a new, empty progress file.</source>
+        <translation>你的进度文件 %1 已损坏。它已原样保留为 %2，examdesk 新建了一个空的进度文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="45"/>
+        <source>No backup of it was found.</source>
+        <translation>没有找到它的备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="46"/>
+        <source>A backup is available (%1): restore it to get your progress back as of that day.</source>
+        <translation>有可用的备份（%1）：恢复它即可找回截至当天的进度。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="50"/>
+        <source>Your progress file %1 was written by a newer version of examdesk. It was left untouched. Until you update examdesk, your progress is saved in %2 instead.</source>
+        <translation>你的进度文件 %1 由更新版本的 examdesk 写入，已保持原样未改动。在你更新 examdesk 之前，进度改为保存在 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="56"/>
+        <source>The data folder %1 is read-only, so examdesk cannot save your progress. You can look at what was saved before, but new answers will not be saved. Make the folder writable, or start examdesk with --data-dir set to a writable folder.</source>
+        <translation>数据文件夹 %1 是只读的，examdesk 无法保存你的进度。你可以查看之前保存的内容，但新的答案不会被保存。请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="63"/>
+        <source>The disk that holds %1 is full, so examdesk cannot save your progress. Nothing you do will be saved until space is freed; then restart examdesk.</source>
+        <translation>存放 %1 的磁盘已满，examdesk 无法保存你的进度。释放空间之前，你的任何操作都不会被保存；释放后请重启 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="68"/>
+        <source>The daily backup of your progress could not be written to %1. Your progress file itself is fine.</source>
+        <translation>无法将进度的每日备份写入 %1。进度文件本身完好。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="72"/>
+        <source>Little space is left on the disk that holds %1. When it is full, examdesk cannot save your answers.</source>
+        <translation>存放 %1 的磁盘剩余空间不多。磁盘满后，examdesk 将无法保存你的答案。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="75"/>
+        <source>examdesk cannot save your progress in %1. Nothing you do will be saved until that is fixed; then restart examdesk.</source>
+        <translation>examdesk 无法将进度保存到 %1。问题解决之前，你的任何操作都不会被保存；解决后请重启 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="104"/>
+        <location filename="../../desktop/views/storage_notice.py" line="161"/>
+        <source>Your progress file</source>
+        <translation>你的进度文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="115"/>
+        <source>Restore backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="137"/>
+        <source>the progress file is still busy; try again in a moment</source>
+        <translation>进度文件仍在使用中，请稍后再试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="159"/>
+        <source>The backup could not be restored: %1</source>
+        <translation>无法恢复备份：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="171"/>
+        <source>The disk is full, so your latest changes could not be saved.</source>
+        <translation>磁盘已满，你最近的修改未能保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="174"/>
+        <source>The progress file or its folder is read-only, so your latest changes could not be saved.</source>
+        <translation>进度文件或其所在文件夹是只读的，你最近的修改未能保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="177"/>
+        <source>The disk refused to save your latest changes.</source>
+        <translation>磁盘拒绝保存你最近的修改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="178"/>
+        <source>They stay on screen, and examdesk saves them again with your next change once the problem is fixed (free some space, or make the folder writable).</source>
+        <translation>这些内容仍保留在屏幕上；问题解决后（释放一些空间，或让文件夹可写），examdesk 会在你下一次修改时再次保存它们。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="198"/>
+        <source>Not saved</source>
+        <translation>未保存</translation>
     </message>
 </context>
 <context>
