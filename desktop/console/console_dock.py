@@ -14,6 +14,8 @@ from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QVBoxLayout,
                                QWidget)
 
+from question_db.kernels import APP_KERNEL
+
 from . import kernel_session as ks
 from .kernel_chooser import KernelChooser
 from .kernel_session import KernelSession
@@ -183,7 +185,14 @@ class ConsoleDock(QDockWidget):
         return self._chooser
 
     def start(self) -> None:
-        """Create the console widget and start the kernel (after the window is shown)."""
+        """Start the kernel and create the console widget (after the window is shown).
+
+        The app's own kernel needs no kernelspec scan: it is spawned before the widget is
+        built and the installed kernels are listed, so both overlap its ~2 s start-up with
+        torch (bench: launch_to_console_with_torch)."""
+        remembered = self._chooser.current_choice()
+        if remembered.key == APP_KERNEL and self.session.choice.key == APP_KERNEL:
+            self.session.start()
         if self.console is None:
             self.console = console_widget_class()(parent=self.widget(),
                                                   buffer_size=CONSOLE_MAX_LINES)
@@ -194,9 +203,9 @@ class ConsoleDock(QDockWidget):
             self._placeholder.deleteLater()
             self.session.attach_frontend(self.console)
         choice = self._chooser.load()
-        if choice != self.session.choice:
+        if choice.key != self.session.choice.key:
             self.session.switch(choice, start=False)
-        self.session.start()
+        self.session.start()  # no-op when it is already starting
 
     def run_code(self, code: str, on_finished: RunCallback | None = None) -> None:
         """Execute ``code`` visibly in the console once the kernel is ready (queued while it
