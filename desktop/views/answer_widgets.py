@@ -272,6 +272,15 @@ class _RubricMixin:
             return self.rubric.marks()
         return self._marks
 
+    def _restore_text_and_marks(self, response: dict) -> None:
+        """Put back the free text (without a change signal) and the self-marks."""
+        self.text.blockSignals(True)
+        self.text.setPlainText(response.get("text") or "")
+        self.text.blockSignals(False)
+        self._marks = response.get("marks")
+        if self.rubric is not None:
+            self.rubric.set_marks(self._marks)
+
     @property
     def self_marked(self) -> bool:
         return any(not item.auto for item in self.question.rubric)
@@ -316,12 +325,7 @@ class CalculationAnswer(_RubricMixin, AnswerWidget):
         response = response or {}
         for edit, value in zip(self.values, response.get("values") or []):
             edit.setText("" if value is None else str(value))
-        self.text.blockSignals(True)
-        self.text.setPlainText(response.get("text") or "")
-        self.text.blockSignals(False)
-        self._marks = response.get("marks")
-        if self.rubric is not None:
-            self.rubric.set_marks(self._marks)
+        self._restore_text_and_marks(response)
 
 
 
@@ -344,13 +348,7 @@ class SubjectiveAnswer(_RubricMixin, AnswerWidget):
         return {"text": self.text.toPlainText(), "marks": self.marks()}
 
     def set_response(self, response: Any) -> None:
-        response = response or {}
-        self.text.blockSignals(True)
-        self.text.setPlainText(response.get("text") or "")
-        self.text.blockSignals(False)
-        self._marks = response.get("marks")
-        if self.rubric is not None:
-            self.rubric.set_marks(self._marks)
+        self._restore_text_and_marks(response or {})
 
 
 
