@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from question_db import recovery
@@ -204,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("examdesk")
+    app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
     install_translations(app, args.lang)
     apply_ui_font(app)
 
