@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QVBoxLayout, QWidget)
 
@@ -16,14 +16,10 @@ from question_db.model import BLANK_MARK, Question, Section
 
 from .answer_widgets import AnswerWidget, make_answer_widget
 from .markdown_html import highlight_code, inline, markdown_to_html
+from .translation import tr
 
 VERDICT_COLORS = {CORRECT: "#1b7f3b", PARTIAL: "#b26a00", WRONG: "#c62828",
                   UNANSWERED: "#666666", PENDING: "#1565c0", VOID: "#666666"}
-
-
-def tr(text: str) -> str:
-    # Module-level tr() calls land in lupdate's empty context; look them up there.
-    return QCoreApplication.translate("", text)
 
 
 def type_label(qtype: str) -> str:

@@ -7,17 +7,13 @@ import datetime as dt
 import math
 import time
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from question_db import review
 
 from ..db import DbOps
-
-
-def tr(text: str) -> str:
-    # Module-level tr() calls land in lupdate's empty context; look them up there.
-    return QCoreApplication.translate("", text)
+from .translation import tr
 
 
 def rating_label(rating: int) -> str:

@@ -11,7 +11,7 @@ import datetime as dt
 import html
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -37,11 +37,7 @@ from .answer_widgets import RubricChecklist
 from .countdown import format_remaining
 from .markdown_html import highlight_code, inline, markdown_to_html
 from .question_view import key_html, type_label, verdict_html, verdict_label
-
-
-def tr(text: str) -> str:
-    # Module-level tr() calls land in lupdate's empty context; look them up there.
-    return QCoreApplication.translate("", text)
+from .translation import tr
 
 
 def response_html(question: Question, response: Any, *, dark: bool = False) -> str:
