@@ -1,4 +1,4 @@
 """``python -m desktop``: the examdesk GUI."""
-from .app import main
+from .launch import main
 
 raise SystemExit(main())

@@ -6,8 +6,10 @@
 3. The store worker thread opens the progress database with recovery (never on the UI
    thread): a damaged, too-new or unwritable file still starts the app, and what happened
    is shown in a non-blocking message (``views/storage_notice.py``).
-4. The window is shown first; then the bank loads on the store thread and, once it is in,
-   an unfinished exam is offered for resume (remaining time from its wall-clock deadline).
+4. The bank comes from its on-disk cache when no paper file changed (``bank_cache``), so
+   the first paint already shows the papers; otherwise the window is shown first and the
+   bank is parsed beside the store thread. Once it is in, an unfinished exam is offered
+   for resume (remaining time from its wall-clock deadline).
 """
 from __future__ import annotations
 
@@ -16,27 +18,30 @@ import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
+from PySide6.QtCore import (QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QSettings,
+                            QTimer, QTranslator)
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from question_db import recovery
-from question_db.bank import load_bank
+from question_db.bank_cache import cached_bank, load_and_cache_bank
 from question_db.model import Bank
 from question_db.paths import data_dir, user_papers_dir
 from question_db.recovery import Notice
 from question_db.store import ProgressStore, StoreWorker
 
+from .console.prelaunch import Prelaunched
 from .db import DbOps
+from .launch import name_application, parse_args
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
 from .views.storage_notice import StartupNotices
 
 log = logging.getLogger(__name__)
-ORGANIZATION = APPLICATION = "examdesk"
 DATABASE_FILE = recovery.PROGRESS_FILE
+BANK_CACHE_DIR = "cache"
 # Latin text keeps the platform's UI font; Chinese falls back through these, in order.
 CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
                 "WenQuanYi Micro Hei"]
@@ -80,35 +85,67 @@ def recovery_notices_job(store: ProgressStore, worker: StoreWorker) -> list[Noti
     return list(worker.ready.result() or [])
 
 
-def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    parser = argparse.ArgumentParser(prog="examdesk", description="Offline exam practice.")
-    parser.add_argument("--data-dir", help="where progress and extra papers live (default: "
-                                           "$EXAMDESK_DATA_DIR or the platform's data dir)")
-    parser.add_argument("--lang", help="UI language, e.g. zh_CN or en (default: the system's)")
-    parser.add_argument("--no-kernel", action="store_true",
-                        help="do not start the Python console (code checks unavailable)")
-    parser.add_argument("--bench-ready", action="store_true", help=argparse.SUPPRESS)
-    return parser.parse_known_args(argv)
-
-
 def _rss_mib() -> float:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class _FirstPaint(QObject):
+    """Calls ``callback`` once, one event-loop turn after ``widget`` was first painted (or
+    after ``FALLBACK_MS``, should no paint come: a hidden or minimised window)."""
+
+    FALLBACK_MS = 1500
+
+    def __init__(self, widget: QWidget, callback: Callable[[], Any]) -> None:
+        super().__init__(widget)
+        self.callback: Callable[[], Any] | None = callback
+        widget.installEventFilter(self)
+        QTimer.singleShot(self.FALLBACK_MS, self, self._fire)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._fire)
+        return False
+
+    def _fire(self) -> None:
+        callback, self.callback = self.callback, None
+        if callback is not None:
+            callback()
+
+
+def when_library_painted(window: MainWindow, callback: Callable[[], Any]) -> None:
+    """``callback()`` one event-loop turn after the library first shows papers on screen."""
+    def bank_shown(_bank: Bank | None = None) -> None:
+        if _bank is not None:
+            window.sig_bank_shown.disconnect(bank_shown)
+        card = next(iter(window.library.cards.values()), window.library)
+        _FirstPaint(card, callback)
+    if window.bank_shown:
+        if window.isVisible():  # painted already
+            QTimer.singleShot(0, window, callback)
+        else:
+            bank_shown()
+    else:
+        window.sig_bank_shown.connect(bank_shown)
+
+
 def report_bench_markers(window: MainWindow, console) -> None:
-    """bench/run.py: print when the library is interactive and when the console is ready."""
-    def library_ready(_bank: Bank) -> None:
-        # the bank is shown in the library by now; one more event-loop turn = interactive
-        QTimer.singleShot(0, lambda: print(f"LIBRARY_READY rss_mib={_rss_mib():.1f}",
-                                           flush=True))
-    window.sig_bank_shown.connect(library_ready)
+    """bench/run.py: print when the library is interactive and when the console is ready.
+
+    Interactive = the first paper card has been painted and the event loop has turned once
+    more (bench/run.py waits for the same on a bare ``QMainWindow``).
+    """
+    when_library_painted(window, lambda: print(f"LIBRARY_READY rss_mib={_rss_mib():.1f}",
+                                               flush=True))
     if console is not None:
         def console_ready(env: dict) -> None:
             print(f"CONSOLE_READY kernel_rss_mib={env.get('rss_mib', float('nan'))}",
                   flush=True)
         console.dock.session.sig_ready.connect(console_ready)
+        console.dock.session.sig_prompt_shown.connect(
+            lambda: print("CONSOLE_PROMPT", flush=True))
 
 
 @dataclass
@@ -128,8 +165,10 @@ class RunningApp:
 
 
 def start_app(app: QApplication, base: Path, args: argparse.Namespace,
-              settings: QSettings | None = None) -> RunningApp:
-    """Open the progress file (with recovery), show the window, then load the bank.
+              settings: QSettings | None = None, *,
+              prelaunched: Prelaunched | None = None) -> RunningApp:
+    """Open the progress file (with recovery), show the window with the bank when its cache
+    is current (else parse it after the first paint).
 
     The caller holds the data folder's instance lock and runs the event loop.
     """
@@ -142,12 +181,25 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
     if not args.no_kernel:
         from .console.wiring import attach_console
 
-        console = attach_console(window, settings, data_dir=base)
+        console = attach_console(window, settings, data_dir=base, prelaunched=prelaunched)
     if args.bench_ready:
         report_bench_markers(window, console)
+    # Once the papers are on screen: the console (qtconsole's imports on a helper thread,
+    # then its widget; an early kernel process has been starting since launch), then
+    # sqlite-utils (~0.3 s of imports, first needed by a write) on the store thread, so
+    # neither delays the first paint nor competes with the other for the GIL.
+    def import_sqlite_utils() -> None:
+        db.run(lambda store: store.db)
+
+    when_library_painted(window, import_sqlite_utils if console is None else
+                         lambda: console.dock.start_after_imports(then=import_sqlite_utils))
+    user_papers = user_papers_dir(base)
+    roots = [user_papers] if user_papers.is_dir() else []
+    cache_dir = base / BANK_CACHE_DIR
+    bank = cached_bank(roots, cache_dir)
+    if bank is not None:
+        window.set_bank(bank)  # before show(): the first paint has the papers
     window.show()
-    if console is not None:
-        QTimer.singleShot(0, console.dock.start)  # the kernel starts after the first paint
 
     def store_failed(error: BaseException) -> None:
         # Only an OSError from the OS itself gets here: recovery opens every damaged,
@@ -166,14 +218,15 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
         window.check_unfinished()
 
     notices.sig_restored.connect(restored)
-    user_papers = user_papers_dir(base)
-    roots = [user_papers] if user_papers.is_dir() else []
 
     def after_first_paint() -> None:
-        # The bank needs no database: it loads beside the store thread, not queued behind
-        # opening the file (sqlite-utils' import alone is ~0.3 s there).
-        db.run_beside(load_bank, roots, on_done=bank_loaded)
         db.run(recovery_notices_job, worker, on_done=notices.show, on_error=store_failed)
+        if bank is None:
+            # Parsing needs no database: it runs beside the store thread, not queued
+            # behind opening the file.
+            db.run_beside(load_and_cache_bank, roots, cache_dir, on_done=bank_loaded)
+        else:
+            window.check_unfinished()
 
     # After the first paint: the window appears before any file is parsed.
     QTimer.singleShot(0, window, after_first_paint)
@@ -198,12 +251,21 @@ def refuse_second_launch(base: Path, instance: SingleInstance) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The examdesk GUI entry point."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    """The GUI without an early kernel (``launch.main`` is the entry point)."""
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
+    return run(args, qt_args)
+
+
+def run(args: argparse.Namespace, qt_args: list[str],
+        prelaunched: Prelaunched | None = None) -> int:
+    """Set up the application, take the data folder, run the window until it closes.
+
+    ``prelaunched``: the app kernel's process, spawned by ``launch.main``; the console
+    adopts it, and it is killed if examdesk exits before that.
+    """
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    name_application()
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
-    app.setOrganizationName(ORGANIZATION)
-    app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("examdesk")
     app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
     install_translations(app, args.lang)
@@ -211,15 +273,20 @@ def main(argv: list[str] | None = None) -> int:
 
     base = data_dir(args.data_dir)
     instance = SingleInstance(base)
-    if not instance.acquire():
-        return refuse_second_launch(base, instance)
     try:
-        running = start_app(app, base, args)
-        instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
-        code = app.exec()
-        running.shutdown()
+        if not instance.acquire():
+            return refuse_second_launch(base, instance)
+        try:
+            running = start_app(app, base, args, prelaunched=prelaunched)
+            QTimer.singleShot(0, instance.listen)  # QtNetwork is not needed for the first paint
+            instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
+            code = app.exec()
+            running.shutdown()
+        finally:
+            instance.release()
     finally:
-        instance.release()
+        if prelaunched is not None:
+            prelaunched.discard()  # no-op once the console adopted it
     return code
 
 

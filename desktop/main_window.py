@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import functools
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from question_db import practice, review
-from question_db.exam import AUTO_SUBMITTED, ExamReport, rescore, response_for, submit_exam
 from question_db.model import Bank, Paper
-from question_db.practice import QuestionRun
 from question_db.store import ProgressStore, SessionState
 
 from .db import DbOps
 from .views.library import LibraryView
 from .views.storage_notice import StorageWarning
+
+if TYPE_CHECKING:
+    from question_db.exam import ExamReport
+    from question_db.practice import QuestionRun
 
 ZOOM_RANGE = (-4, 12)
 
@@ -55,17 +56,23 @@ def start_exam_session(store: ProgressStore, paper_id: str, duration_s: int) -> 
 
 def load_report(store: ProgressStore, paper: Paper, session_id: int) -> ExamReport:
     """The report, regraded; the stored score follows it (a corrected key, late marks)."""
+    from question_db.exam import rescore
+
     return rescore(store, paper, session_id)
 
 
 def due_today_ids(store: ProgressStore, bank: Bank) -> list[str]:
     """Questions due by the end of today, most overdue first."""
+    from question_db import review
+
     known = {q.id for q in bank.all_questions()}
     return [card.question_id for card in review.due_today(store, known=known)]
 
 
 def saved_responses(paper: Paper, state: SessionState) -> dict[str, Any]:
     """What the learner last had on screen for each question (for a late auto-submit)."""
+    from question_db.exam import response_for
+
     responses = {}
     for question in paper.questions:
         response, source = response_for(state, question.id)
@@ -97,6 +104,7 @@ class MainWindow(QMainWindow):
         self.db = db
         self.settings = settings
         self.bank = Bank()
+        self.bank_shown = False  # set_bank() ran: the library lists the papers
         self.console_available = False
         self.dark = QApplication.palette().window().color().lightness() < 128
         self.db.sig_error.connect(self.show_error)
@@ -114,9 +122,7 @@ class MainWindow(QMainWindow):
         self.library.sig_wrong_book.connect(self.open_wrong_book)
         self.library.sig_due_today.connect(self.practise_due)
         self.library.sig_dashboard.connect(self.open_dashboard)
-        from .views.progress_files import ProgressFiles
-
-        self.progress_files = ProgressFiles(self, db, lambda: self.bank, self.library.refresh)
+        self._progress_files = None
         self.stack.addWidget(self.library)
         self.screen_view: QWidget | None = None  # the practice / exam / report on top
         self._base_point_size = QApplication.font().pointSizeF()
@@ -127,6 +133,15 @@ class MainWindow(QMainWindow):
             self.set_bank(bank)
 
     # --- set-up --------------------------------------------------------------------------
+    def progress_files(self) -> Any:
+        """Export/import of progress (views/progress_files), built on first use."""
+        if self._progress_files is None:
+            from .views.progress_files import ProgressFiles
+
+            self._progress_files = ProgressFiles(self, self.db, lambda: self.bank,
+                                                 self.library.refresh)
+        return self._progress_files
+
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         library = QAction(self.tr("&Library"), self)
@@ -136,9 +151,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         for text, name, slot in (
                 (self.tr("&Export progress…"), "export_progress",
-                 lambda: self.progress_files.export_progress()),
+                 lambda: self.progress_files().export_progress()),
                 (self.tr("&Import progress…"), "import_progress",
-                 lambda: self.progress_files.import_progress())):
+                 lambda: self.progress_files().import_progress())):
             action = QAction(text, self)
             action.setObjectName(name)
             action.triggered.connect(slot)
@@ -179,6 +194,7 @@ class MainWindow(QMainWindow):
 
     def set_bank(self, bank: Bank) -> None:
         self.bank = bank
+        self.bank_shown = True
         self.library.set_bank(bank, last_paper=self.settings.value("library/last_paper"))
         self.sig_bank_shown.emit(bank)
 
@@ -291,6 +307,8 @@ class MainWindow(QMainWindow):
             return
         if (session.remaining() or 0) <= 0:
             # Time ran out while the app was closed: submit what was saved, as the clock would.
+            from question_db.exam import AUTO_SUBMITTED, submit_exam
+
             self.db.run(submit_exam, paper, session.id, saved_responses(paper, state),
                         dict(state.seconds), AUTO_SUBMITTED, session.deadline,
                         on_done=lambda report: self._report_ready(paper, report))
@@ -329,6 +347,8 @@ class MainWindow(QMainWindow):
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             box.open()
             return
+        from question_db import practice
+
         self.db.run(practice.start_run, self.bank, question_ids,
                     on_done=lambda run: self._run_ready(run, title))
 

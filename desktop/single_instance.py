@@ -14,10 +14,14 @@ import logging
 import time
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from question_db.instance_lock import InstanceLock
+
+if TYPE_CHECKING:  # QtNetwork is imported when listening starts, after the first paint
+    from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +53,11 @@ class SingleInstance(QObject):
         self._server: QLocalServer | None = None
 
     def acquire(self) -> bool:
-        """Take the lock and listen; False when another process owns this data folder."""
+        """Take the lock; False when another process owns this data folder.
+
+        Call ``listen()`` next (the app does after its first paint: a second launch retries
+        for ``CONNECT_WINDOW_S`` seconds meanwhile).
+        """
         try:
             if not self.lock.acquire():
                 return False
@@ -59,6 +67,14 @@ class SingleInstance(QObject):
             # Recovery opens the progress read-only and tells the learner.
             log.warning("no instance lock in %s (%s): the folder is not writable", self.data_dir,
                         exc)
+        return True
+
+    def listen(self) -> None:
+        """Answer later launches on this data folder (bring this window forward)."""
+        from PySide6.QtNetwork import QLocalServer
+
+        if self._server is not None:
+            return
         server = QLocalServer(self)
         server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         if not server.listen(self.name):
@@ -70,7 +86,6 @@ class SingleInstance(QObject):
                             "bring this window forward", self.name, server.errorString())
         server.newConnection.connect(self._on_connection)
         self._server = server
-        return True
 
     def release(self) -> None:
         if self._server is not None:
@@ -106,6 +121,8 @@ def ask_owner_to_activate(data_dir: Path, *, window_s: float = CONNECT_WINDOW_S)
     True once it confirmed; False when nothing answered within about ``window_s`` seconds
     (blocking: this runs before any window exists).
     """
+    from PySide6.QtNetwork import QLocalSocket
+
     name = server_name(data_dir)
     end = time.monotonic() + window_s
     while True:

@@ -43,7 +43,7 @@ def regrade_answer(store: ProgressStore, paper: Paper, question: Question, answe
     the answer (its review is replaced, not added to)."""
     with store.write():
         store.set_grade(answer_id, grade)
-        seconds = store.db.execute("SELECT seconds FROM answers WHERE id = ?",
+        seconds = store.execute("SELECT seconds FROM answers WHERE id = ?",
                                    [answer_id]).fetchone()[0]
         card = review.record_outcome(store, question, paper, grade=grade, seconds=seconds,
                                      answer_id=answer_id, now=now)

@@ -82,7 +82,7 @@ def export_csv(store: ProgressStore, path: Path) -> int:
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, CSV_COLS)
         writer.writeheader()
-        for row in store.db.query(sql):
+        for row in store.query(sql):
             writer.writerow(row)
             n += 1
     return n
@@ -107,7 +107,7 @@ def _need(row: dict, key: str, where: str) -> Any:
 
 def _merge_session(store: ProgressStore, s: dict, where: str, result: ImportResult) -> int:
     uid = _need(s, "uid", where)
-    row = store.db.execute("SELECT id FROM sessions WHERE uid = ?", [uid]).fetchone()
+    row = store.execute("SELECT id FROM sessions WHERE uid = ?", [uid]).fetchone()
     if row:
         result.count("sessions", False)
         return row[0]
@@ -121,7 +121,7 @@ def _merge_session(store: ProgressStore, s: dict, where: str, result: ImportResu
 def _merge_answer(store: ProgressStore, a: dict, session_id: int, where: str,
                   result: ImportResult) -> bool:
     uid = _need(a, "uid", where)
-    if store.db.execute("SELECT 1 FROM answers WHERE uid = ?", [uid]).fetchone():
+    if store.execute("SELECT 1 FROM answers WHERE uid = ?", [uid]).fetchone():
         result.count("answers", False)
         return False
     grade = a.get("grade")
@@ -206,7 +206,7 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
         for d in data.get("drafts", []):
             sid = ids.get(d.get("session_uid"))
             if sid is not None:
-                store.db.execute(
+                store.execute(
                     "INSERT INTO drafts (session_id, question_id, response, seconds, updated_at) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, question_id) DO UPDATE SET "
                     "response = excluded.response, seconds = excluded.seconds, "
@@ -216,11 +216,11 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
         for f in data.get("flags", []):
             sid = ids.get(f.get("session_uid"))
             if sid is not None:
-                store.db.execute("INSERT OR IGNORE INTO flags (session_id, question_id) "
+                store.execute("INSERT OR IGNORE INTO flags (session_id, question_id) "
                                  "VALUES (?, ?)", [sid, f["question_id"]])
         for i, r in enumerate(data.get("reviews", [])):
             where = f"{path}:reviews[{i}]"
-            if store.db.execute("SELECT 1 FROM reviews WHERE uid = ?",
+            if store.execute("SELECT 1 FROM reviews WHERE uid = ?",
                                 [_need(r, "uid", where)]).fetchone():
                 result.count("reviews", False)
                 continue
@@ -230,11 +230,11 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
             result.count("reviews", True)
             touched.add(r["question_id"])
         for m in data.get("mastery", []):
-            store.db.execute("INSERT OR IGNORE INTO mastery (question_id, mastered_at) "
+            store.execute("INSERT OR IGNORE INTO mastery (question_id, mastered_at) "
                              "VALUES (?, ?)", [m["question_id"], m["mastered_at"]])
             touched.add(m["question_id"])
         for key, value in (data.get("settings") or {}).items():
-            store.db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)",
+            store.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)",
                              [key, value])
         for qid in sorted(touched):
             review._replay(store, qid)

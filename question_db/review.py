@@ -19,7 +19,7 @@ from typing import Any
 
 from fsrs import Card, Rating, Scheduler
 
-from .grading import CORRECT, PARTIAL, WRONG, Grade, check_share
+from .grading import CORRECT, PARTIAL, WRONG, Grade
 from .model import Bank, Paper, Question
 from .store import ProgressStore, _now
 
@@ -97,7 +97,7 @@ def _dt(ts: float) -> datetime:
 
 def _replay(store: ProgressStore, question_id: str) -> CardState:
     """Recompute the card from the question's reviews and cache it in ``cards``."""
-    rows = list(store.db.query(
+    rows = list(store.query(
         "SELECT rating, reviewed_at FROM reviews WHERE question_id = ? "
         "ORDER BY reviewed_at, id", [question_id]))
     card = Card(card_id=zlib.crc32(question_id.encode()) or 1, due=_dt(rows[0]["reviewed_at"])
@@ -105,10 +105,10 @@ def _replay(store: ProgressStore, question_id: str) -> CardState:
     for row in rows:
         card, _ = scheduler().review_card(card, Rating(row["rating"]),
                                           review_datetime=_dt(row["reviewed_at"]))
-    mastered = store.db.execute("SELECT MAX(mastered_at) FROM mastery WHERE question_id = ?",
+    mastered = store.execute("SELECT MAX(mastered_at) FROM mastery WHERE question_id = ?",
                                 [question_id]).fetchone()[0]
     due = card.due.timestamp()
-    store.db.execute(
+    store.execute(
         "INSERT INTO cards (question_id, card, due, mastered_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (question_id) DO UPDATE SET card = excluded.card, due = excluded.due, "
         "mastered_at = excluded.mastered_at", [question_id, card.to_json(), due, mastered])
@@ -119,7 +119,7 @@ def _replay(store: ProgressStore, question_id: str) -> CardState:
 def _answer_uid(store: ProgressStore, answer_id: int | None) -> str | None:
     if answer_id is None:
         return None
-    row = store.db.execute("SELECT uid FROM answers WHERE id = ?", [answer_id]).fetchone()
+    row = store.execute("SELECT uid FROM answers WHERE id = ?", [answer_id]).fetchone()
     return row[0] if row else None
 
 
@@ -140,16 +140,16 @@ def record_outcome(store: ProgressStore, question: Question, paper: Paper, *,
     with store.write():
         answer_uid = _answer_uid(store, answer_id)
         known = [u for u in (answer_uid, _answer_uid(store, regrade_of)) if u]
-        previous = store.db.execute(
+        previous = store.execute(
             f"SELECT id FROM reviews WHERE question_id = ? AND answer_uid IN "
             f"({', '.join('?' * len(known))}) ORDER BY reviewed_at DESC, id DESC LIMIT 1",
             [question.id, *known]).fetchone() if known else None
         if previous:
-            store.db.execute("UPDATE reviews SET answer_uid = ?, rating = ?, missed = ?, "
+            store.execute("UPDATE reviews SET answer_uid = ?, rating = ?, missed = ?, "
                              "source = 'auto' WHERE id = ?",
                              [answer_uid, rating, missed, previous[0]])
         else:
-            store.db.execute(
+            store.execute(
                 "INSERT INTO reviews (uid, question_id, answer_uid, rating, missed, source, "
                 "reviewed_at) VALUES (?, ?, ?, ?, ?, 'auto', ?)",
                 [uuid.uuid4().hex, question.id, answer_uid, rating, missed, _now(now)])
@@ -161,12 +161,12 @@ def override_rating(store: ProgressStore, question_id: str, rating: int) -> Card
     if rating not in RATING_NAMES:
         raise ValueError(f"rating must be one of {sorted(RATING_NAMES)}, not {rating!r}")
     with store.write():
-        last = store.db.execute("SELECT id FROM reviews WHERE question_id = ? "
+        last = store.execute("SELECT id FROM reviews WHERE question_id = ? "
                                 "ORDER BY reviewed_at DESC, id DESC LIMIT 1",
                                 [question_id]).fetchone()
         if last is None:
             raise KeyError(f"{question_id} has not been reviewed yet")
-        store.db.execute("UPDATE reviews SET rating = ?, source = 'override', "
+        store.execute("UPDATE reviews SET rating = ?, source = 'override', "
                          "missed = CASE WHEN ? = 1 THEN 1 ELSE missed END WHERE id = ?",
                          [rating, rating, last[0]])
         return _replay(store, question_id)
@@ -177,22 +177,22 @@ def set_mastered(store: ProgressStore, question_id: str, mastered: bool = True, 
     """Mark a question mastered (leaves the book until it is missed again), or undo that."""
     with store.write():
         if mastered:
-            store.db.execute("INSERT OR IGNORE INTO mastery (question_id, mastered_at) "
+            store.execute("INSERT OR IGNORE INTO mastery (question_id, mastered_at) "
                              "VALUES (?, ?)", [question_id, _now(now)])
         else:
-            store.db.execute("DELETE FROM mastery WHERE question_id = ?", [question_id])
-        store.db.execute("UPDATE cards SET mastered_at = (SELECT MAX(mastered_at) FROM mastery "
+            store.execute("DELETE FROM mastery WHERE question_id = ?", [question_id])
+        store.execute("UPDATE cards SET mastered_at = (SELECT MAX(mastered_at) FROM mastery "
                          "WHERE question_id = ?) WHERE question_id = ?",
                          [question_id, question_id])
 
 
 def card_state(store: ProgressStore, question_id: str) -> CardState | None:
-    row = store.db.execute("SELECT card, due, mastered_at FROM cards WHERE question_id = ?",
+    row = store.execute("SELECT card, due, mastered_at FROM cards WHERE question_id = ?",
                            [question_id]).fetchone()
     if row is None:
         return None
     card = Card.from_json(row[0])
-    reps, last = store.db.execute(
+    reps, last = store.execute(
         "SELECT COUNT(*), (SELECT rating FROM reviews WHERE question_id = ? "
         "ORDER BY reviewed_at DESC, id DESC LIMIT 1) FROM reviews WHERE question_id = ?",
         [question_id, question_id]).fetchone()
@@ -202,7 +202,7 @@ def card_state(store: ProgressStore, question_id: str) -> CardState | None:
 def due_questions(store: ProgressStore, *, now: float | None = None,
                   known: set[str] | None = None) -> list[CardState]:
     """Cards due by ``now`` across papers, most overdue first (mastered ones excluded)."""
-    rows = store.db.query("SELECT question_id FROM cards WHERE due <= ? AND mastered_at IS NULL "
+    rows = store.query("SELECT question_id FROM cards WHERE due <= ? AND mastered_at IS NULL "
                           "ORDER BY due", [_now(now)])
     ids = [r["question_id"] for r in rows if known is None or r["question_id"] in known]
     return [s for s in (card_state(store, q) for q in ids) if s]
@@ -221,7 +221,7 @@ def due_forecast(store: ProgressStore, *, days: int = 14, now: float | None = No
     """Reviews due on each of the next ``days`` days (overdue ones count today)."""
     start = datetime.fromtimestamp(_now(now), tz=tz).date()
     counts = {start + timedelta(days=i): 0 for i in range(days)}
-    for (due,) in store.db.execute("SELECT due FROM cards WHERE mastered_at IS NULL"):
+    for (due,) in store.execute("SELECT due FROM cards WHERE mastered_at IS NULL"):
         day = max(start, datetime.fromtimestamp(due, tz=tz).date())
         if day in counts:
             counts[day] += 1
@@ -231,15 +231,15 @@ def due_forecast(store: ProgressStore, *, days: int = 14, now: float | None = No
 def set_exam_date(store: ProgressStore, day: date | None) -> None:
     with store.write():
         if day is None:
-            store.db.execute("DELETE FROM settings WHERE key = 'exam_date'")
+            store.execute("DELETE FROM settings WHERE key = 'exam_date'")
         else:
-            store.db.execute("INSERT INTO settings (key, value) VALUES ('exam_date', ?) ON "
+            store.execute("INSERT INTO settings (key, value) VALUES ('exam_date', ?) ON "
                              "CONFLICT (key) DO UPDATE SET value = excluded.value",
                              [day.isoformat()])
 
 
 def exam_date(store: ProgressStore) -> date | None:
-    row = store.db.execute("SELECT value FROM settings WHERE key = 'exam_date'").fetchone()
+    row = store.execute("SELECT value FROM settings WHERE key = 'exam_date'").fetchone()
     return date.fromisoformat(row[0]) if row else None
 
 
@@ -261,7 +261,7 @@ def wrong_book(store: ProgressStore, bank: Bank, *, paper_id: str | None = None,
                topic: str | None = None, qtype: str | None = None,
                include_mastered: bool = False) -> list[WrongEntry]:
     """Questions missed since they were last marked mastered, newest miss first."""
-    rows = list(store.db.query("""
+    rows = list(store.query("""
         SELECT t.question_id, t.misses, t.last_missed_at AS last_missed,
                (SELECT MAX(mastered_at) FROM mastery m WHERE m.question_id = t.question_id)
                    AS mastered_at
@@ -278,11 +278,11 @@ def wrong_book(store: ProgressStore, bank: Bank, *, paper_id: str | None = None,
         if ((paper_id and q.paper_id != paper_id) or (topic and topic not in q.topics)
                 or (qtype and q.type != qtype)):
             continue
-        last = store.db.execute(
+        last = store.execute(
             "SELECT a.response, a.grade FROM reviews r JOIN answers a ON a.uid = r.answer_uid "
             "WHERE r.question_id = ? AND r.missed = 1 ORDER BY r.reviewed_at DESC, r.id DESC "
             "LIMIT 1", [q.id]).fetchone()
-        after = store.db.execute(
+        after = store.execute(
             "SELECT COUNT(*), (SELECT rating FROM reviews WHERE question_id = ? "
             "ORDER BY reviewed_at DESC, id DESC LIMIT 1) FROM reviews "
             "WHERE question_id = ? AND missed = 0 AND reviewed_at > ?",

@@ -29,7 +29,7 @@ class Accuracy:
 
 
 def _totals(store: ProgressStore) -> list[dict]:
-    return list(store.db.query(
+    return list(store.query(
         "SELECT question_id, attempts, graded, correct, points, max_points, visits, seconds "
         "FROM question_totals"))
 
@@ -71,7 +71,7 @@ class TrendPoint:
 def score_trend(store: ProgressStore, paper_id: str) -> list[TrendPoint]:
     """Finished, scored sessions of a paper, oldest first."""
     return [TrendPoint(r["id"], r["finished_at"], r["score"], r["max_score"], r["mode"])
-            for r in store.db.query(
+            for r in store.query(
                 "SELECT id, finished_at, score, max_score, mode FROM sessions "
                 "WHERE paper_id = ? AND state IN ('submitted', 'auto_submitted') "
                 "AND score IS NOT NULL ORDER BY started_at", [paper_id])]
@@ -91,5 +91,5 @@ class QuestionTime:
 def time_per_question(store: ProgressStore, paper_id: str | None = None) -> list[QuestionTime]:
     """Mean time spent per visit (session) of each question."""
     where, params = ("WHERE question_id LIKE ?", [f"{paper_id}/%"]) if paper_id else ("", [])
-    return [QuestionTime(r["question_id"], r["visits"], r["seconds"]) for r in store.db.query(
+    return [QuestionTime(r["question_id"], r["visits"], r["seconds"]) for r in store.query(
         f"SELECT question_id, visits, seconds FROM question_totals {where}", params)]

@@ -250,12 +250,12 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def _script(script: str) -> Callable[["sqlite_utils.Database"], None]:
+def _script(script: str) -> Callable[[sqlite3.Connection], None]:
     # Not executescript(): it COMMITs first, which would break a migration's atomicity.
-    return lambda db: [db.execute(statement) for statement in _statements(script)]
+    return lambda conn: [conn.execute(statement) for statement in _statements(script)]
 
 
-MIGRATIONS: list[Callable[["sqlite_utils.Database"], None]] = [_script(_V1), _script(_V2)]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2)]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -407,49 +407,109 @@ class ProgressStore:
                 f"version understands up to {SCHEMA_VERSION}). Update examdesk; the file was "
                 f"not modified.")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        import sqlite_utils  # deferred: ~0.25 s, paid on the store thread, not at start-up
-
-        self.db = sqlite_utils.Database(self.path)
         try:
-            # first: another process opening the same file waits instead of failing
-            self.db.execute("PRAGMA busy_timeout=5000")
-            self.db.enable_wal()
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
+            self.conn = sqlite3.connect(str(self.path))
+        except sqlite3.Error as exc:
+            if (error := _open_error(self.path, exc)) is None:
+                raise
+            raise error from exc
+        try:
+            self._configure()  # busy_timeout first: a second process waits, not fails
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
             if version < SCHEMA_VERSION:  # a current file opens without writing
                 self._migrate()
         except BaseException as exc:
-            self.db.close()
+            self.conn.close()
             if isinstance(exc, sqlite3.Error) and (error := _open_error(self.path, exc)):
                 raise error from exc
             raise
 
-    def _open_read_only(self) -> None:
-        import sqlite_utils
+    def _configure(self) -> None:
+        self._db: sqlite_utils.Database | None = None
+        self.conn.execute("PRAGMA busy_timeout=5000")
+        self.conn.execute("PRAGMA recursive_triggers=ON")  # as sqlite-utils sets it
 
+    def _open_read_only(self) -> None:
         try:
             current = self.path.exists() and _probe_version(self.path) == SCHEMA_VERSION
         except (CorruptDatabase, StorageError):
             current = False
         if current:
-            self.db = sqlite_utils.Database(read_only_connection(self.path))
+            self.conn = read_only_connection(self.path)
+            self._configure()
         else:  # missing, damaged, older or newer: nothing to show, and nothing may be written
-            self.db = sqlite_utils.Database(memory=True)
+            self.conn = sqlite3.connect(":memory:")
+            self._configure()
             self._migrate()
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.execute("PRAGMA query_only=ON")  # every write fails with SQLITE_READONLY
+        self.conn.execute("PRAGMA query_only=ON")  # every write fails with SQLITE_READONLY
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils over the same connection, for inserts and other table operations.
+
+        Created on first use: importing sqlite-utils costs ~0.3 s of CPU (it pulls in numpy,
+        click, pluggy, dateutil), which would compete with start-up for the GIL; start-up
+        reads go through ``query``/``execute`` and the app imports it once the library is
+        up (bench: launch_to_library).
+        """
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self.conn)
+        return self._db
+
+    def query(self, sql: str, params: Any = ()) -> Iterator[dict]:
+        """Rows of a read as dicts (sqlite-utils' ``query`` without its import)."""
+        cursor = self.conn.execute(sql, params)
+        keys = [d[0] for d in cursor.description]
+        return (dict(zip(keys, row)) for row in cursor)
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        """One statement; outside ``write()`` a statement that changes data commits at once
+        (as sqlite-utils' ``execute``), inside it joins the transaction."""
+        was_in_transaction = self.conn.in_transaction
+        cursor = self.conn.execute(sql, params)
+        if not was_in_transaction and self.conn.in_transaction:
+            self.conn.execute("COMMIT")
+        return cursor
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """A transaction (a savepoint when one is open): reads inside see one snapshot."""
+        if self.conn.in_transaction:
+            name = f"examdesk_{uuid.uuid4().hex}"
+            self.conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                    self.conn.execute(f"RELEASE SAVEPOINT {name}")
+                raise
+            self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.rollback()
+            raise
+        self.conn.execute("COMMIT")
 
     def _migrate(self) -> None:
         for number in range(1, SCHEMA_VERSION + 1):
             with self.write():  # DDL and the version bump commit together or not at all
                 # read under the write lock: another process may have migrated meanwhile
-                if self.db.execute("PRAGMA user_version").fetchone()[0] >= number:
+                if self.conn.execute("PRAGMA user_version").fetchone()[0] >= number:
                     continue
-                MIGRATIONS[number - 1](self.db)
-                self.db.execute(f"PRAGMA user_version = {number}")
+                MIGRATIONS[number - 1](self.conn)
+                self.conn.execute(f"PRAGMA user_version = {number}")
 
     @contextmanager
-    def write(self) -> Iterator[sqlite_utils.Database]:
+    def write(self) -> Iterator[ProgressStore]:
         """One write transaction, committed on exit; every write goes through here.
 
         ``BEGIN IMMEDIATE`` takes the write lock before the first read. With the deferred
@@ -459,15 +519,15 @@ class ProgressStore:
         becomes ``StorageFull``/``StorageReadOnly``/``StorageError`` after the rollback.
         Inside an open transaction it is a savepoint.
         """
-        conn = self.db.conn
+        conn = self.conn
         if conn.in_transaction:
-            with self.db.atomic():
-                yield self.db
+            with self.atomic():
+                yield self
             return
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
+                yield self
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL)
@@ -480,7 +540,7 @@ class ProgressStore:
             raise error from exc
 
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
 
     # --- sessions -----------------------------------------------------------------------
     def start_session(self, *, paper_id: str, mode: str, duration_s: int | None = None,
@@ -499,21 +559,21 @@ class ProgressStore:
             }).last_pk
 
     def session(self, session_id: int) -> SessionRecord:
-        rows = list(self.db.query(f"{_SESSION} WHERE id = ?", [session_id]))
+        rows = list(self.query(f"{_SESSION} WHERE id = ?", [session_id]))
         if not rows:
             raise KeyError(f"no session with id {session_id}")
         return _session(rows[0])
 
     def unfinished_exams(self) -> list[SessionRecord]:
         """Active exam sessions, newest first (offered for resume or auto-submit at start)."""
-        return [_session(r) for r in self.db.query(
+        return [_session(r) for r in self.query(
             f"{_SESSION} WHERE mode = 'exam' AND state = 'active' "
             "ORDER BY started_at DESC, id DESC")]
 
     def sessions(self, paper_id: str | None = None) -> list[SessionRecord]:
         """All sessions (of one paper), newest first."""
         where, params = ("WHERE paper_id = ?", [paper_id]) if paper_id is not None else ("", [])
-        return [_session(r) for r in self.db.query(
+        return [_session(r) for r in self.query(
             f"{_SESSION} {where} ORDER BY started_at DESC, id DESC", params)]
 
     def finish_session(self, session_id: int, *, state: str, score: float, max_score: float,
@@ -525,7 +585,7 @@ class ProgressStore:
             current = self.session(session_id)
             if current.state != ACTIVE:
                 raise ValueError(f"session {session_id} is already {current.state}")
-            self.db.execute(
+            self.execute(
                 "UPDATE sessions SET state = ?, score = ?, max_score = ?, finished_at = ? "
                 "WHERE id = ?", [state, score, max_score, _now(now), session_id])
 
@@ -539,7 +599,7 @@ class ProgressStore:
                 raise ValueError(f"session {session_id} is still active: finish it first")
             if (current.score, current.max_score) == (score, max_score):
                 return False
-            self.db.execute("UPDATE sessions SET score = ?, max_score = ? WHERE id = ?",
+            self.execute("UPDATE sessions SET score = ?, max_score = ? WHERE id = ?",
                             [score, max_score, session_id])
             return True
 
@@ -565,7 +625,7 @@ class ProgressStore:
         """Replace the question's draft (what is on screen); ``seconds`` as in record_answer."""
         with self.write():
             self.session(session_id)
-            self.db.execute(
+            self.execute(
                 "INSERT INTO drafts (session_id, question_id, response, seconds, updated_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, question_id) DO UPDATE SET "
                 "response = excluded.response, seconds = excluded.seconds, "
@@ -577,17 +637,17 @@ class ProgressStore:
         with self.write():
             self.session(session_id)
             if flagged:
-                self.db.execute("INSERT OR IGNORE INTO flags (session_id, question_id) "
+                self.execute("INSERT OR IGNORE INTO flags (session_id, question_id) "
                                 "VALUES (?, ?)", [session_id, question_id])
             else:
-                self.db.execute("DELETE FROM flags WHERE session_id = ? AND question_id = ?",
+                self.execute("DELETE FROM flags WHERE session_id = ? AND question_id = ?",
                                 [session_id, question_id])
 
     def set_grade(self, answer_id: int, grade: Grade) -> None:
         """Store a grade on an existing answer (a snapshot; reports regrade responses)."""
         with self.write():
             cols = _grade_columns(grade)
-            cursor = self.db.execute(
+            cursor = self.execute(
                 "UPDATE answers SET grade = ?, verdict = ?, points = ?, max_points = ? "
                 "WHERE id = ?", [json.dumps(grade.to_json(), ensure_ascii=False),
                                  cols["verdict"], cols["points"], cols["max_points"],
@@ -597,17 +657,17 @@ class ProgressStore:
 
     def session_state(self, session_id: int) -> SessionState:
         """Latest answer, draft, flag and time per question, read in one snapshot."""
-        with self.db.atomic():  # one read transaction: no half-applied write between queries
+        with self.atomic():  # one read transaction: no half-applied write between queries
             session = self.session(session_id)
-            answers = {r["question_id"]: _answer(r) for r in self.db.query(
+            answers = {r["question_id"]: _answer(r) for r in self.query(
                 "SELECT * FROM answers WHERE id IN (SELECT max(id) FROM answers "
                 "WHERE session_id = ? GROUP BY question_id)", [session_id])}
-            draft_rows = list(self.db.query(
+            draft_rows = list(self.query(
                 "SELECT question_id, response, seconds, updated_at FROM drafts "
                 "WHERE session_id = ?", [session_id]))
-            flags = {r["question_id"] for r in self.db.query(
+            flags = {r["question_id"] for r in self.query(
                 "SELECT question_id FROM flags WHERE session_id = ?", [session_id])}
-            seconds = {r["question_id"]: r["s"] for r in self.db.query(
+            seconds = {r["question_id"]: r["s"] for r in self.query(
                 "SELECT question_id, max(seconds) AS s FROM answers WHERE session_id = ? "
                 "GROUP BY question_id", [session_id])}
         for r in draft_rows:
@@ -621,12 +681,12 @@ class ProgressStore:
     # --- library ------------------------------------------------------------------------
     def paper_summary(self, paper_id: str, *, mode: str = "exam") -> PaperSummary:
         """Best and last score over submitted sessions, and the session to resume."""
-        with self.db.atomic():
-            done = list(self.db.query(
+        with self.atomic():
+            done = list(self.query(
                 "SELECT score, max_score FROM sessions WHERE paper_id = ? AND mode = ? "
                 "AND state IN ('submitted', 'auto_submitted') AND score IS NOT NULL "
                 "ORDER BY started_at DESC, id DESC", [paper_id, mode]))
-            active = list(self.db.query(
+            active = list(self.query(
                 "SELECT id FROM sessions WHERE paper_id = ? AND mode = ? AND state = 'active' "
                 "ORDER BY started_at DESC, id DESC LIMIT 1", [paper_id, mode]))
         return PaperSummary(

@@ -7,6 +7,7 @@ the main window is shown), so the window appears before any kernel work.
 from __future__ import annotations
 
 import functools
+import threading
 from collections import deque
 from typing import Callable
 
@@ -19,6 +20,7 @@ from question_db.kernels import APP_KERNEL
 from . import kernel_session as ks
 from .kernel_chooser import KernelChooser
 from .kernel_session import KernelSession
+from .prelaunch import Prelaunched
 
 translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
 
@@ -113,12 +115,16 @@ def console_widget_class():
 class ConsoleDock(QDockWidget):
     """The learner's Python console; one per main window."""
 
-    def __init__(self, parent: QWidget | None = None, *, settings: QSettings | None = None):
+    _sig_imported = Signal()  # from the import thread: queued to start()
+
+    def __init__(self, parent: QWidget | None = None, *, settings: QSettings | None = None,
+                 prelaunched: Prelaunched | None = None):
         super().__init__(self.tr("Python console"), parent)
         self.setObjectName("ConsoleDock")
         self._settings = settings if settings is not None else QSettings()
         self._chooser = KernelChooser(self._settings)
-        self.session = KernelSession(self._chooser.current_choice(), self)
+        self.session = KernelSession(self._chooser.current_choice(), self,
+                                     prelaunched=prelaunched)
         self.console = None  # the RichJupyterWidget, created in start()
         self._queue: deque[tuple[str, RunCallback | None]] = deque()
         self._inflight: RunCallback | None = None
@@ -130,6 +136,8 @@ class ConsoleDock(QDockWidget):
         self.session.sig_died.connect(self._on_died)
         self.session.sig_interrupt_unanswered.connect(self._on_interrupt_unanswered)
         self._chooser.sig_kernel_chosen.connect(self._on_kernel_chosen)
+        self._after_start: Callable[[], None] | None = None
+        self._sig_imported.connect(self._imported, Qt.ConnectionType.QueuedConnection)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -206,6 +214,30 @@ class ConsoleDock(QDockWidget):
         if choice.key != self.session.choice.key:
             self.session.switch(choice, start=False)
         self.session.start()  # no-op when it is already starting
+
+    def start_after_imports(self, then: Callable[[], None] | None = None) -> None:
+        """``start()`` once qtconsole is imported on a helper thread: its ~0.4 s of imports
+        would otherwise freeze the window just painted (the GIL still lets the UI thread
+        run between import steps). ``then()`` runs after ``start()``."""
+        self._after_start = then
+        def work() -> None:
+            try:
+                import qtconsole.manager  # noqa: F401 - imported for start()
+                import qtconsole.rich_jupyter_widget  # noqa: F401
+            except Exception:  # start() imports again and reports what is wrong
+                pass
+            try:
+                self._sig_imported.emit()
+            except RuntimeError:  # the dock was deleted meanwhile (window closed)
+                pass
+
+        threading.Thread(target=work, name="examdesk-console-imports", daemon=True).start()
+
+    def _imported(self) -> None:
+        self.start()
+        then, self._after_start = self._after_start, None
+        if then is not None:
+            then()
 
     def run_code(self, code: str, on_finished: RunCallback | None = None) -> None:
         """Execute ``code`` visibly in the console once the kernel is ready (queued while it

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
 from question_db import kernels
 from question_db.kernels import CONNECT_PREFIX, KernelChoice
 
-SETTINGS_KEY = "console/kernel"
+from ..launch import KERNEL_SETTING as SETTINGS_KEY  # read at launch, before Qt widgets
 LABEL_KEY = "console/kernel_label"
 _CONNECT_ITEM = "__connect__"
 

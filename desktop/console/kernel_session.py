@@ -17,6 +17,7 @@ from question_db import kernels
 from question_db.checks.runner import KernelCheckRunner
 from question_db.kernels import KernelChoice
 
+from .prelaunch import Prelaunched, adopt_connection, adopting_manager
 from .side_channel import SideChannelJob
 
 translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
@@ -102,6 +103,10 @@ class KernelSession(QObject):
     sig_ready = Signal(dict)
     """The kernel answered and the first prompt is shown; carries the environment dict."""
 
+    sig_prompt_shown = Signal()
+    """The console shows its first prompt after a (re)start (the environment may still be
+    being probed: ``sig_ready`` follows)."""
+
     sig_died = Signal(str)
     """The kernel died on its own; carries an explanation (how it ended, last stderr lines)."""
 
@@ -112,12 +117,17 @@ class KernelSession(QObject):
     INTERRUPT_ESCALATE_MS = 4000
     KERNEL_INFO_RETRY_MS = 1000
     START_TIMEOUT_MS = 60_000
+    PROBE_AFTER_PROMPT_MAX_MS = 3000
     SHUTDOWN_WAIT_S = 4.0
     JOB_JOIN_S = 5.0
 
-    def __init__(self, choice: KernelChoice | None = None, parent: QObject | None = None):
+    def __init__(self, choice: KernelChoice | None = None, parent: QObject | None = None, *,
+                 prelaunched: Prelaunched | None = None):
         super().__init__(parent)
         self._choice = choice or default_choice()
+        # the app kernel's process, spawned at launch (prelaunch.py): the first start
+        # adopts it if the app kernel is still the choice, anything else discards it
+        self._prelaunched = prelaunched
         self._state = DISCONNECTED
         self._km = None
         self._kc = None
@@ -266,6 +276,7 @@ class KernelSession(QObject):
 
     def shutdown(self) -> None:
         """Idempotent and bounded: ask, stop channels, wait, then kill; join workers."""
+        self.discard_prelaunched()
         if self._state == DISCONNECTED and self._kc is None:
             return
         self._generation += 1
@@ -308,6 +319,7 @@ class KernelSession(QObject):
         self._info_ok = False
         self._prompt_ok = False
         self._probed = False
+        self._probe_pending = False
         self._ready = False
 
     def _cancel_jobs(self) -> None:
@@ -325,15 +337,32 @@ class KernelSession(QObject):
         self._set_state(state)
 
     def _launch(self) -> None:
-        from qtconsole.manager import QtKernelManager  # lazily: 0.3 s of imports
+        early, self._prelaunched = self._prelaunched, None
+        if early is not None and (self._choice.key != kernels.APP_KERNEL or not early.alive()):
+            early.discard()
+            early = None
+        if early is not None:
+            km = adopting_manager(early, autorestart=False)
+            kernels.configure_manager(km, self._choice.key)
+            adopt_connection(km, early)
+            self._log_path = early.log_path
+        else:
+            from qtconsole.manager import QtKernelManager  # lazily: 0.3 s of imports
 
-        km = QtKernelManager(autorestart=False)  # death is shown, never silently restarted
-        kernels.configure_manager(km, self._choice.key)
-        self._log_path = kernels.kernel_log_path()
-        with open(self._log_path, "wb") as log:
+            # autorestart off: death is shown, never silently restarted
+            km = QtKernelManager(autorestart=False)
+            kernels.configure_manager(km, self._choice.key)
+            self._log_path = kernels.kernel_log_path()
+        with open(self._log_path, "ab") as log:  # used unless the early process is adopted
             km.start_kernel(stdout=log, stderr=log)
         self._km = km
         self._bind(km.client())
+
+    def discard_prelaunched(self) -> None:
+        """Kill the early kernel process if no start adopted it (shutdown, switch)."""
+        early, self._prelaunched = self._prelaunched, None
+        if early is not None:
+            early.discard()
 
     def _connect(self, connection_file: str) -> None:
         from qtconsole.client import QtKernelClient
@@ -374,9 +403,23 @@ class KernelSession(QObject):
             # The widget only builds its first prompt itself; after a restart it is
             # still waiting for a reply that will never come.
             self._frontend.reset(clear=False)
-        self._start_probe()
+        if self._frontend is None or self._prompt_ok:
+            self._start_probe()
+        else:
+            # The probe waits for the console's first prompt: its execute would otherwise
+            # queue the prompt's request behind the probe's torch import (~1.5 s). A
+            # prompt that never comes must not stop the start: the timer probes anyway.
+            self._probe_pending = True
+            generation = self._generation
+            QTimer.singleShot(self.PROBE_AFTER_PROMPT_MAX_MS, self,
+                              lambda: self._start_probe_if_pending(generation))
+
+    def _start_probe_if_pending(self, generation: int) -> None:
+        if self._probe_pending and generation == self._generation:
+            self._start_probe()
 
     def _start_probe(self) -> None:
+        self._probe_pending = False
         generation = self._generation
         job = SideChannelJob(self.connection_info(), _probe_environment, self)
         job.sig_interrupt_requested.connect(self.interrupt)
@@ -395,6 +438,9 @@ class KernelSession(QObject):
     def _on_prompt_shown(self) -> None:
         if not self._prompt_ok and self._info_ok:
             self._prompt_ok = True
+            self.sig_prompt_shown.emit()
+            if self._probe_pending:
+                self._start_probe()
             self._maybe_ready()
 
     def _maybe_ready(self) -> None:

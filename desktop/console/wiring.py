@@ -15,6 +15,7 @@ from .check_controller import CheckController
 from .check_panel import CheckPanel
 from .console_dock import ConsoleDock
 from .pack_trust import PackTrustGate, declined_text
+from .prelaunch import Prelaunched
 
 
 @dataclass
@@ -32,11 +33,13 @@ class ConsoleParts:
 
 
 def attach_console(window: QMainWindow, settings: QSettings | None = None,
-                   data_dir: Path | None = None) -> ConsoleParts:
+                   data_dir: Path | None = None, *,
+                   prelaunched: Prelaunched | None = None) -> ConsoleParts:
     """Docks for the console and check results, connected to the window's signals.
     ``data_dir`` holds the learner's consent to run code from packs not shipped with
-    examdesk (default: examdesk's data dir)."""
-    dock = ConsoleDock(window, settings=settings)
+    examdesk (default: examdesk's data dir); ``prelaunched``: the app kernel's process,
+    spawned at launch, for the console to adopt."""
+    dock = ConsoleDock(window, settings=settings, prelaunched=prelaunched)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     checks = CheckController(dock.session, dock.run_code, window)
     panel = CheckPanel()

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db import review
 from question_db.model import Bank, Paper
 from question_db.store import PaperSummary, ProgressStore, SessionRecord
 
@@ -36,6 +35,8 @@ def library_data(store: ProgressStore, paper_ids: list[str]
 
 def study_counts(store: ProgressStore, bank: Bank) -> tuple[int, int]:
     """(questions in the wrong-answer book, reviews due today) over the installed papers."""
+    from question_db import review  # store thread; FSRS is not needed to paint the library
+
     known = {q.id for q in bank.all_questions()}
     return len(review.wrong_book(store, bank)), len(review.due_today(store, known=known))
 
