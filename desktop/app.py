@@ -18,7 +18,7 @@ import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import (QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QSettings,
                             QTimer, QTranslator)
@@ -32,12 +32,14 @@ from question_db.paths import data_dir, user_papers_dir
 from question_db.recovery import Notice
 from question_db.store import ProgressStore, StoreWorker
 
-from .console.prelaunch import Prelaunched
 from .db import DbOps
 from .launch import name_application, parse_args
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
 from .views.storage_notice import StartupNotices
+
+if TYPE_CHECKING:
+    from .console.prelaunch import Prelaunched
 
 log = logging.getLogger(__name__)
 DATABASE_FILE = recovery.PROGRESS_FILE
@@ -141,8 +143,8 @@ def report_bench_markers(window: MainWindow, console) -> None:
                                                flush=True))
     if console is not None:
         def console_ready(env: dict) -> None:
-            print(f"CONSOLE_READY kernel_rss_mib={env.get('rss_mib', float('nan'))}",
-                  flush=True)
+            print(f"CONSOLE_READY kernel_rss_mib={env.get('rss_mib', float('nan'))} "
+                  f"adopted={console.dock.session.adopted_early}", flush=True)
         console.dock.session.sig_ready.connect(console_ready)
         console.dock.session.sig_prompt_shown.connect(
             lambda: print("CONSOLE_PROMPT", flush=True))

@@ -11,8 +11,6 @@ import sys
 
 from PySide6.QtCore import QCoreApplication, QSettings
 
-from question_db.kernels import APP_KERNEL
-
 ORGANIZATION = APPLICATION = "examdesk"
 KERNEL_SETTING = "console/kernel"  # the remembered kernel choice (console/kernel_chooser.py)
 
@@ -39,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
     prelaunched = None
     if not args.no_kernel:
+        from question_db.kernels import APP_KERNEL
+
         name_application()
         chosen = str(QSettings().value(KERNEL_SETTING, APP_KERNEL) or APP_KERNEL)
         if chosen == APP_KERNEL:  # another kernel (a kernelspec, a connection file) is not ours

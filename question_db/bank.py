@@ -25,13 +25,13 @@ from .model import (
     RubricItem,
     Section,
 )
+from .paths import BUNDLED_PAPERS  # noqa: F401 - also imported from here by callers
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-BUNDLED_PAPERS = Path(__file__).parent / "papers"
 PAPER_FILE = "paper.toml"
 PAPER_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 OPTION_LETTER = re.compile(r"^[A-Z]$")

@@ -17,10 +17,13 @@ import sys
 from pathlib import Path
 from typing import Iterable
 
-from . import bank as bank_module
 from . import model
-from .bank import BUNDLED_PAPERS, load_bank
 from .model import Bank
+from .paths import BUNDLED_PAPERS
+
+# The loader's source: a changed loader must not read an old copy. Not imported here: a
+# cache hit needs only the model classes (the loader's imports cost ~10 ms at start-up).
+LOADER_SOURCE = Path(__file__).with_name("bank.py")
 
 log = logging.getLogger(__name__)
 CACHE_PREFIX = "bank-"
@@ -40,7 +43,7 @@ def _files(root: Path) -> Iterable[tuple[str, int, int]]:
 def fingerprint(roots: Iterable[Path]) -> str:
     """Changes whenever any file the loader would read, or the loader itself, changes."""
     digest = hashlib.sha256(f"{sys.version_info[:2]}|{pickle.HIGHEST_PROTOCOL}".encode())
-    sources = [Path(bank_module.__file__), Path(model.__file__)]
+    sources = [LOADER_SOURCE, Path(model.__file__)]
     for source in sources:
         st = source.stat()
         digest.update(f"{source}|{st.st_size}|{st.st_mtime_ns}\n".encode())
@@ -67,6 +70,8 @@ def cached_bank(roots: list[Path], cache_dir: Path) -> Bank | None:
 
 def load_and_cache_bank(roots: list[Path], cache_dir: Path) -> Bank:
     """Parse the bank and write the cache for the next start (old copies are removed)."""
+    from .bank import load_bank
+
     key = fingerprint(roots)
     bank = load_bank(roots)
     if key != fingerprint(roots):  # a file changed while parsing: do not cache a mix

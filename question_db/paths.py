@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 ENV_DATA_DIR = "EXAMDESK_DATA_DIR"
+BUNDLED_PAPERS = Path(__file__).parent / "papers"  # the papers shipped with examdesk
 
 
 def data_dir(override: str | os.PathLike | None = None) -> Path:

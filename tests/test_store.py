@@ -384,3 +384,60 @@ def test_v1_file_migrates_to_v2_with_totals_backfilled(db_path, monkeypatch):
     answer = next(new.db.query("SELECT uid, verdict FROM answers"))
     assert answer["verdict"] == "correct" and len(answer["uid"]) == 32
     new.close()
+
+
+# --- the start-up path does not import sqlite-utils (bench: launch_to_library) ---------
+
+def test_opening_and_the_library_reads_need_no_sqlite_utils(tmp_path):
+    """sqlite-utils pulls in numpy, click and pluggy (~0.3 s of CPU), which would compete
+    with the first paint for the GIL: opening (with migrations), the library's and the
+    review counts' reads go through sqlite3; the first table write imports it."""
+    import subprocess
+    import sys
+
+    code = f"""
+import sys
+from pathlib import Path
+from question_db.bank import load_bank
+from question_db.store import ProgressStore
+from question_db import review
+bank = load_bank()
+store = ProgressStore(Path({str(tmp_path / 'p.db')!r}))
+known = {{q.id for q in bank.all_questions()}}
+for paper in bank.papers:
+    store.paper_summary(paper.id)
+    store.sessions(paper.id)
+store.unfinished_exams()
+review.wrong_book(store, bank)
+review.due_today(store, known=known)
+before = 'sqlite_utils' in sys.modules
+sid = store.start_session(paper_id='001', mode='practice')
+print(before, 'sqlite_utils' in sys.modules, store.session(sid).state)
+store.close()
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[1]).stdout.split()
+    assert out == ["False", "True", "active"]
+
+
+def test_execute_outside_write_commits_and_inside_joins_the_transaction(store, db_path):
+    sid = store.start_session(paper_id="001", mode="practice", now=1.0)
+    store.execute("UPDATE sessions SET score = 5 WHERE id = ?", [sid])  # autocommitted
+    assert raw(db_path).execute("SELECT score FROM sessions").fetchone() == (5,)
+    with pytest.raises(RuntimeError):
+        with store.write():
+            store.execute("UPDATE sessions SET score = 7 WHERE id = ?", [sid])
+            raise RuntimeError("rolled back")
+    assert raw(db_path).execute("SELECT score FROM sessions").fetchone() == (5,)
+    assert list(store.query("SELECT id, score FROM sessions")) == [{"id": sid, "score": 5}]
+
+
+def test_atomic_nests_as_a_savepoint(store):
+    sid = store.start_session(paper_id="001", mode="practice", now=1.0)
+    with store.atomic():
+        store.execute("UPDATE sessions SET score = 1 WHERE id = ?", [sid])
+        with pytest.raises(ValueError):
+            with store.atomic():
+                store.execute("UPDATE sessions SET score = 2 WHERE id = ?", [sid])
+                raise ValueError("inner only")
+    assert store.session(sid).score == 1

@@ -128,6 +128,7 @@ class KernelSession(QObject):
         # the app kernel's process, spawned at launch (prelaunch.py): the first start
         # adopts it if the app kernel is still the choice, anything else discards it
         self._prelaunched = prelaunched
+        self.adopted_early = False  # the running kernel is that early process
         self._state = DISCONNECTED
         self._km = None
         self._kc = None
@@ -211,6 +212,8 @@ class KernelSession(QObject):
             self._choice = choice
         if self._state != DISCONNECTED:
             return
+        if self._choice.key != kernels.APP_KERNEL:  # the early process is the app kernel
+            self.discard_prelaunched()
         self._begin(STARTING)
         try:
             if self._choice.connection_file:
@@ -338,7 +341,7 @@ class KernelSession(QObject):
 
     def _launch(self) -> None:
         early, self._prelaunched = self._prelaunched, None
-        if early is not None and (self._choice.key != kernels.APP_KERNEL or not early.alive()):
+        if early is not None and not early.alive():  # died before adoption: launch afresh
             early.discard()
             early = None
         if early is not None:
@@ -355,6 +358,7 @@ class KernelSession(QObject):
             self._log_path = kernels.kernel_log_path()
         with open(self._log_path, "ab") as log:  # used unless the early process is adopted
             km.start_kernel(stdout=log, stderr=log)
+        self.adopted_early = early is not None and early.adopted
         self._km = km
         self._bind(km.client())
 
