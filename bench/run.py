@@ -26,6 +26,10 @@ sys.path.insert(0, str(REPO))
 PY = sys.executable
 ENV = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
        "PYTHONPATH": str(REPO)}
+# Launches are measured as a learner runs examdesk: with its bytecode cached (pip writes
+# .pyc files at install; a checkout writes them on the first, untimed launch). Some
+# sandboxes set PYTHONDONTWRITEBYTECODE, which would recompile every module each launch.
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @dataclass

@@ -96,8 +96,8 @@ def prelaunch_app_kernel() -> Prelaunched | None:
         env.pop("PYTHONEXECUTABLE", None)
         log_path = kernels.kernel_log_path()
         with open(log_path, "wb") as out:
-            process = subprocess.Popen([*cmd, PRELOAD_TORCH], stdin=subprocess.PIPE, stdout=out, stderr=out,
-                                       env=env, start_new_session=True)
+            process = subprocess.Popen([*cmd, PRELOAD_TORCH], stdin=subprocess.PIPE,
+                                       stdout=out, stderr=out, env=env, start_new_session=True)
     except (OSError, ValueError, KeyError) as exc:
         log.warning("could not start the kernel early (%s); the console will start it", exc)
         return None
