@@ -30,6 +30,9 @@ ENV = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offsc
 # .pyc files at install; a checkout writes them on the first, untimed launch). Some
 # sandboxes set PYTHONDONTWRITEBYTECODE, which would recompile every module each launch.
 ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+# The launches must neither read nor change the learner's settings (window geometry, the
+# kernel choice): QSettings reads $XDG_CONFIG_HOME on Linux.
+ENV["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="examdesk-bench-config-")
 
 
 @dataclass

@@ -450,6 +450,7 @@ class MainWindow(QMainWindow):
             if isinstance(self.screen_view, screens().PaperSessionView):
                 self.screen_view.close_session()
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())  # dock sizes and places
         self.settings.sync()
         self.db.flush()
         super().closeEvent(event)

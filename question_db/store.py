@@ -31,13 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-
-from .grading import Grade
-
-if TYPE_CHECKING:  # imported where a database is opened: sqlite-utils pulls in numpy
-    import sqlite_utils
 from .sqlite_file import (StorageError, StorageFull, StorageReadOnly,  # noqa: F401 - re-exported
                           is_corruption, read_only_connection, storage_error)
+
+if TYPE_CHECKING:  # sqlite-utils is imported on first use (ProgressStore.db)
+    import sqlite_utils
+
+    from .grading import Grade  # only its fields are read here
 
 MODES = ("practice", "exam")
 ACTIVE = "active"

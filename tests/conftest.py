@@ -15,8 +15,10 @@ BUNDLED = REPO / "question_db" / "papers"
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path, monkeypatch):
-    """Never touch the learner's real data dir from a test."""
+    """Never touch the learner's real data dir or settings from a test (QSettings reads
+    $XDG_CONFIG_HOME in the examdesk processes a test starts)."""
     monkeypatch.setenv("EXAMDESK_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 @pytest.fixture

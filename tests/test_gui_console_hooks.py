@@ -83,3 +83,33 @@ def test_pending_programming_answer_is_checked_later_from_the_report(launch):
     question = bundled_bank().question(qid)
     row = next(r for r in report_view.report.questions if r.question_id == qid)
     assert row.points == pytest.approx(sum(r.points for r in question.rubric if r.auto))
+
+
+def test_the_console_starts_at_a_third_of_the_window_and_keeps_the_learners_size(launch,
+                                                                                  tmp_path):
+    """No kernel starts here: only the docks' layout (saved as ``window/state``)."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.console.wiring import attach_console
+
+    app = launch()
+    app.window.hide()  # as at start-up: the docks are attached before the window is shown
+    console = attach_console(app.window, app.settings, data_dir=tmp_path)
+    app.window.show()
+    QApplication.processEvents()
+    height = app.window.height()
+    # ~30% (under X11 the console's size hint alone takes ~60%; offscreen fonts are smaller,
+    # so here this bound is loose: the saved layout below is what can fail)
+    assert 0.2 * height <= console.dock.height() <= 0.4 * height
+    app.window.resizeDocks([console.dock], [int(height * 0.55)], Qt.Orientation.Vertical)
+    QApplication.processEvents()
+    chosen = console.dock.height()
+    assert chosen > 0.45 * height
+    console.shutdown()
+    app.quit()  # the learner closes examdesk: the dock layout is saved
+
+    again = launch()  # same folder, same settings file
+    console = attach_console(again.window, again.settings, data_dir=tmp_path)
+    QApplication.processEvents()
+    assert abs(console.dock.height() - chosen) <= 8
+    console.shutdown()

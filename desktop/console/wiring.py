@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from .check_controller import CheckController
@@ -32,6 +32,22 @@ class ConsoleParts:
         self.dock.shutdown()
 
 
+# First launch: the console takes this share of the window's height, so the library and a
+# question keep most of the screen (the dock's own size hint would take over half).
+DEFAULT_DOCK_SHARE = 0.3
+
+
+def restore_dock_layout(window: QMainWindow, settings: QSettings) -> None:
+    """Where the learner left the docks (MainWindow saves ``window/state`` on close), else
+    a console ~30% of the window high."""
+    state = settings.value("window/state")
+    if isinstance(state, QByteArray) and not state.isEmpty() and window.restoreState(state):
+        return
+    height = max(160, int(window.height() * DEFAULT_DOCK_SHARE))
+    window.resizeDocks([window.findChild(QDockWidget, "ConsoleDock")], [height],
+                       Qt.Orientation.Vertical)
+
+
 def attach_console(window: QMainWindow, settings: QSettings | None = None,
                    data_dir: Path | None = None, *,
                    prelaunched: Prelaunched | None = None) -> ConsoleParts:
@@ -51,6 +67,7 @@ def attach_console(window: QMainWindow, settings: QSettings | None = None,
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, panel_dock)
     window.tabifyDockWidget(dock, panel_dock)
     dock.raise_()
+    restore_dock_layout(window, settings if settings is not None else QSettings())
 
     gate = PackTrustGate(window, data_dir)
 
