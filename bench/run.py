@@ -130,15 +130,19 @@ def _launch_app(data_dir: str, kernel: bool = False) -> tuple[float, str]:
 
 def bench_launch(quick: bool) -> list[Metric]:
     repeat = 3 if quick else 7
-    bare = [time_to_marker([PY, "-c", BARE_WINDOW], "READY") for _ in range(repeat)]
     # The everyday launch: a data folder that has a progress file and a current bank cache
-    # (written by the first, untimed launch). A first launch on a new folder is reported too.
-    first = [_launch_app(tempfile.mkdtemp(prefix="examdesk-bench-")) for _ in range(repeat)]
+    # (written by the first, untimed launch). A first launch on a new folder is reported,
+    # and so is the launch with the console (its kernel is spawned at launch). Runs are
+    # interleaved with the baseline's, so a machine that speeds up or slows down during
+    # the run moves both alike.
     data_dir = tempfile.mkdtemp(prefix="examdesk-bench-")
     _launch_app(data_dir)
-    app = [_launch_app(data_dir) for _ in range(repeat)]
-    # the kernel process spawned at launch (console/prelaunch.py) must not slow the library
-    with_kernel = [_launch_app(data_dir, kernel=True) for _ in range(repeat)]
+    bare, app, first, with_kernel = [], [], [], []
+    for _ in range(repeat):
+        bare.append(time_to_marker([PY, "-c", BARE_WINDOW], "READY"))
+        app.append(_launch_app(data_dir))
+        first.append(_launch_app(tempfile.mkdtemp(prefix="examdesk-bench-")))
+        with_kernel.append(_launch_app(data_dir, kernel=True))
     t_bare = statistics.median(t for t, _ in bare)
     t_kernel = statistics.median(t for t, _ in with_kernel)
     t_app = statistics.median(t for t, _ in app)
@@ -210,7 +214,7 @@ def _qtconsole_installed() -> bool:
 
 
 def bench_console(quick: bool) -> list[Metric]:
-    repeat = 3 if quick else 5
+    repeat = 2 if quick else 5
     raw = [time_to_marker([PY, "-c", RAW_KERNEL_TORCH], "READY", timeout=180)
            for _ in range(repeat)]
     data_dir = tempfile.mkdtemp(prefix="examdesk-bench-")  # in use, as in bench_launch

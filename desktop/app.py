@@ -175,7 +175,8 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
     The caller holds the data folder's instance lock and runs the event loop.
     """
     settings = settings if settings is not None else QSettings()
-    worker = recovery.progress_worker(base)  # opens (or recovers) the file on its thread
+    # opens (or recovers) the file on its thread, once the papers are painted (below)
+    worker = recovery.progress_worker(base, held=True)
     db = DbOps(worker)
     window = MainWindow(db, settings)
     notices = StartupNotices(window, db, base)
@@ -192,6 +193,11 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
     # neither delays the first paint nor competes with the other for the GIL.
     def import_sqlite_utils() -> None:
         db.run(lambda store: store.db)
+
+    # Opening the progress file and the library's first reads wait for the first paint:
+    # on the store thread they would compete with it for the GIL. Scores and counts fill
+    # in a few milliseconds after the papers appear; every job queued meanwhile runs then.
+    when_library_painted(window, worker.release)
 
     when_library_painted(window, import_sqlite_utils if console is None else
                          lambda: console.dock.start_after_imports(then=import_sqlite_utils))

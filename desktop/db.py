@@ -134,6 +134,9 @@ class DbOps(QObject):
 
         Used at shutdown and before leaving a screen, so no draft is left in the queue.
         """
+        release = getattr(self.worker, "release", None)
+        if release is not None:  # a held worker (start-up) must not make this wait
+            release()
         marker = self.worker.submit(lambda store: None)
         try:
             marker.result(timeout=timeout_s)

@@ -147,8 +147,8 @@ def _backup(path: Path, data_dir: Path, now: datetime, keep: int,
                            f"({exc}). Your progress file itself is fine.", folder))
 
 
-def progress_worker(data_dir: Path, **kwargs) -> StoreWorker:
+def progress_worker(data_dir: Path, *, held: bool = False, **kwargs) -> StoreWorker:
     """A ``StoreWorker`` that opens with ``open_progress`` on its thread; its ``ready``
-    future resolves to the list of notices."""
-    return StoreWorker(progress_path(data_dir),
+    future resolves to the list of notices. ``held``: see ``StoreWorker``."""
+    return StoreWorker(progress_path(data_dir), held=held,
                        open_store=lambda: open_progress(data_dir, **kwargs))

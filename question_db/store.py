@@ -711,11 +711,19 @@ class StoreWorker:
     ``open_store`` (optional) opens the store instead of ``ProgressStore(path)`` and returns
     ``(store, info)``; ``ready`` then resolves to ``info`` (``recovery.progress_worker``
     passes the recovery notices this way).
+
+    ``held`` (optional): the thread waits to open the store, and so to run any job, until
+    ``release()`` (the app releases it once the window is painted: opening and the first
+    reads would otherwise compete with the first paint for the GIL). ``close()`` releases.
     """
 
     def __init__(self, path: Path, *,
-                 open_store: Callable[[], tuple[ProgressStore, Any]] | None = None):
+                 open_store: Callable[[], tuple[ProgressStore, Any]] | None = None,
+                 held: bool = False):
         self.path = Path(path)
+        self._go = threading.Event()
+        if not held:
+            self._go.set()
         self.ready: Future[Any] = Future()
         self._open_store = open_store or (lambda: (ProgressStore(self.path), None))
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
@@ -733,6 +741,10 @@ class StoreWorker:
             self._jobs.put((future, fn, args, kwargs))
         return future
 
+    def release(self) -> None:
+        """Let a ``held`` worker open the store and run its jobs. Idempotent."""
+        self._go.set()
+
     def close(self, timeout: float = 5.0) -> bool:
         """Run the queued jobs, close the store, join the thread within ``timeout`` seconds.
 
@@ -743,10 +755,12 @@ class StoreWorker:
             if not self._closed:
                 self._closed = True
                 self._jobs.put(_STOP)
+        self.release()  # the queued writes still run
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
     def _run(self) -> None:
+        self._go.wait()
         store: ProgressStore | None = None
         try:
             store, info = self._open_store()
