@@ -25,12 +25,11 @@ from PySide6.QtCore import (QCoreApplication, QEvent, QLibraryInfo, QLocale, QOb
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from question_db import recovery
 from question_db.bank_cache import cached_bank, load_and_cache_bank
 from question_db.model import Bank
 from question_db.paths import data_dir, user_papers_dir
-from question_db.recovery import Notice
-from question_db.store import ProgressStore, StoreWorker
+from question_db.paths import PROGRESS_FILE
+from question_db.store_worker import StoreWorker, progress_worker
 
 from .db import DbOps
 from .launch import name_application, parse_args
@@ -39,10 +38,13 @@ from .single_instance import SingleInstance, ask_owner_to_activate
 from .views.storage_notice import StartupNotices
 
 if TYPE_CHECKING:
+    from question_db.recovery import Notice
+    from question_db.store import ProgressStore
+
     from .console.prelaunch import Prelaunched
 
 log = logging.getLogger(__name__)
-DATABASE_FILE = recovery.PROGRESS_FILE
+DATABASE_FILE = PROGRESS_FILE
 BANK_CACHE_DIR = "cache"
 # Latin text keeps the platform's UI font; Chinese falls back through these, in order.
 CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
@@ -168,15 +170,17 @@ class RunningApp:
 
 def start_app(app: QApplication, base: Path, args: argparse.Namespace,
               settings: QSettings | None = None, *,
-              prelaunched: Prelaunched | None = None) -> RunningApp:
+              prelaunched: Prelaunched | None = None,
+              after_paint: Callable[[], Any] | None = None) -> RunningApp:
     """Open the progress file (with recovery), show the window with the bank when its cache
     is current (else parse it after the first paint).
 
-    The caller holds the data folder's instance lock and runs the event loop.
+    The caller holds the data folder's instance lock and runs the event loop;
+    ``after_paint()`` runs once the papers are on screen.
     """
     settings = settings if settings is not None else QSettings()
     # opens (or recovers) the file on its thread, once the papers are painted (below)
-    worker = recovery.progress_worker(base, held=True)
+    worker = progress_worker(base, held=True)
     db = DbOps(worker)
     window = MainWindow(db, settings)
     notices = StartupNotices(window, db, base)
@@ -198,6 +202,8 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
     # on the store thread they would compete with it for the GIL. Scores and counts fill
     # in a few milliseconds after the papers appear; every job queued meanwhile runs then.
     when_library_painted(window, worker.release)
+    if after_paint is not None:
+        when_library_painted(window, after_paint)
 
     when_library_painted(window, import_sqlite_utils if console is None else
                          lambda: console.dock.start_after_imports(then=import_sqlite_utils))
@@ -285,8 +291,9 @@ def run(args: argparse.Namespace, qt_args: list[str],
         if not instance.acquire():
             return refuse_second_launch(base, instance)
         try:
-            running = start_app(app, base, args, prelaunched=prelaunched)
-            QTimer.singleShot(0, instance.listen)  # QtNetwork is not needed for the first paint
+            # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
+            running = start_app(app, base, args, prelaunched=prelaunched,
+                                after_paint=instance.listen)
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()
             running.shutdown()

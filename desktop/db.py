@@ -1,7 +1,7 @@
 """Run progress-store operations off the UI thread and deliver results back on it.
 
 Anki's ``CollectionOp`` pattern: every store call runs, in order, on the one thread that owns
-the SQLite connection (``question_db.store.StoreWorker``); the result comes back to the UI
+the SQLite connection (``question_db.store_worker.StoreWorker``); the result comes back to the UI
 thread through a queued signal, where the ``on_done`` callback runs. Errors are never
 swallowed: they are logged and emitted as ``sig_error``, which the main window shows.
 A disk that refuses a write (full, read-only) is ``sig_storage_error`` instead: the caller
@@ -18,7 +18,7 @@ from typing import Any, Callable
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
-from question_db.store import StorageError
+from question_db.sqlite_file import StorageError
 
 log = logging.getLogger(__name__)
 

@@ -16,14 +16,14 @@ from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from question_db.model import Bank, Paper
-from question_db.store import ProgressStore, SessionState
 
 from .db import DbOps
 from .views.library import LibraryView
 from .views.storage_notice import StorageWarning
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the store is imported by the store thread, after the first paint
     from question_db.exam import ExamReport
+    from question_db.store import ProgressStore, SessionState
     from question_db.practice import QuestionRun
 
 ZOOM_RANGE = (-4, 12)
@@ -40,6 +40,14 @@ def screens() -> SimpleNamespace:
     return SimpleNamespace(ExamView=exam.ExamView, StartExamDialog=exam.StartExamDialog,
                            PaperSessionView=paper_session.PaperSessionView,
                            PracticeView=practice.PracticeView, ReportView=report.ReportView)
+
+def session_state(store: ProgressStore, session_id: int) -> SessionState:
+    return store.session_state(session_id)
+
+
+def unfinished_exams(store: ProgressStore) -> list:
+    return store.unfinished_exams()
+
 
 def open_practice_session(store: ProgressStore, paper_id: str) -> SessionState:
     """Continue the paper's active practice session, or start one."""
@@ -298,7 +306,7 @@ class MainWindow(QMainWindow):
             paper = self.paper(state.session.paper_id)
             if paper is not None:
                 self._exam_ready(paper, state)
-        self.db.run(ProgressStore.session_state, session_id, on_done=ready)
+        self.db.run(session_state, session_id, on_done=ready)
 
     def _exam_ready(self, paper: Paper, state: SessionState) -> None:
         session = state.session
@@ -374,7 +382,7 @@ class MainWindow(QMainWindow):
             if paper is not None:
                 self.db.run(load_report, paper, session_id,
                             on_done=lambda report: self._report_ready(paper, report))
-        self.db.run(ProgressStore.session_state, session_id, on_done=ready)
+        self.db.run(session_state, session_id, on_done=ready)
 
     def _report_ready(self, paper: Paper, report: ExamReport) -> None:
         self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark))
@@ -382,7 +390,7 @@ class MainWindow(QMainWindow):
     # --- start-up: unfinished exams ------------------------------------------------------
     def check_unfinished(self) -> None:
         """Offer to resume the newest unfinished exam (after the window is shown)."""
-        self.db.run(ProgressStore.unfinished_exams, on_done=self._offer_resume)
+        self.db.run(unfinished_exams, on_done=self._offer_resume)
 
     def _offer_resume(self, sessions: list) -> None:
         known = [s for s in sessions if any(p.id == s.paper_id for p in self.bank.papers)]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 ENV_DATA_DIR = "EXAMDESK_DATA_DIR"
 BUNDLED_PAPERS = Path(__file__).parent / "papers"  # the papers shipped with examdesk
+PROGRESS_FILE = "progress.sqlite3"
 
 
 def data_dir(override: str | os.PathLike | None = None) -> Path:
@@ -22,3 +23,8 @@ def data_dir(override: str | os.PathLike | None = None) -> Path:
 def user_papers_dir(base: Path) -> Path:
     """Extra question packs the learner installed."""
     return base / "papers"
+
+
+def progress_path(data_dir: Path) -> Path:
+    """The progress database in a data folder."""
+    return Path(data_dir) / PROGRESS_FILE

@@ -25,9 +25,10 @@ from pathlib import Path
 
 from . import backups
 from .sqlite_file import StorageError, StorageFull, set_aside, writable_dir
-from .store import SCHEMA_VERSION, CorruptDatabase, ProgressStore, StoreWorker, TooNewDatabase
+from .paths import PROGRESS_FILE, progress_path  # noqa: F401 - re-exported
+from .store import SCHEMA_VERSION, CorruptDatabase, ProgressStore, TooNewDatabase
+from .store_worker import progress_worker  # noqa: F401 - re-exported
 
-PROGRESS_FILE = "progress.sqlite3"
 LOW_DISK_BYTES = 10 * 2**20
 
 CORRUPT = "corrupt"
@@ -55,10 +56,6 @@ class Notice:
 
     def __str__(self) -> str:
         return self.message
-
-
-def progress_path(data_dir: Path) -> Path:
-    return Path(data_dir) / PROGRESS_FILE
 
 
 def side_path(path: Path) -> Path:
@@ -145,10 +142,3 @@ def _backup(path: Path, data_dir: Path, now: datetime, keep: int,
         notices.append(Notice(
             BACKUP_FAILED, f"The daily backup of {path} could not be written to {folder} "
                            f"({exc}). Your progress file itself is fine.", folder))
-
-
-def progress_worker(data_dir: Path, *, held: bool = False, **kwargs) -> StoreWorker:
-    """A ``StoreWorker`` that opens with ``open_progress`` on its thread; its ``ready``
-    future resolves to the list of notices. ``held``: see ``StoreWorker``."""
-    return StoreWorker(progress_path(data_dir), held=held,
-                       open_store=lambda: open_progress(data_dir, **kwargs))

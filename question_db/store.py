@@ -20,12 +20,9 @@ Opening with recovery (damaged file, backups, read-only folder) is ``recovery.py
 from __future__ import annotations
 
 import json
-import queue
 import sqlite3
-import threading
 import time
 import uuid
-from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -415,7 +412,7 @@ class ProgressStore:
             raise error from exc
         try:
             self._configure()  # busy_timeout first: a second process waits, not fails
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            self._enable_wal()
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             if version < SCHEMA_VERSION:  # a current file opens without writing
@@ -425,6 +422,22 @@ class ProgressStore:
             if isinstance(exc, sqlite3.Error) and (error := _open_error(self.path, exc)):
                 raise error from exc
             raise
+
+    def _enable_wal(self, wait_s: float = 5.0) -> None:
+        """Switch a new file to WAL. The switch needs an exclusive lock and SQLite does not
+        wait for it (busy_timeout is not consulted, to avoid deadlocks): two processes
+        opening a new file at once fail with "database is locked" (seen in
+        tests/test_faults_db.py), so retry for ``wait_s`` as busy_timeout would."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self.conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _configure(self) -> None:
         self._db: sqlite_utils.Database | None = None
@@ -697,89 +710,5 @@ class ProgressStore:
             unfinished_session_id=active[0]["id"] if active else None)
 
 
-# --- the one thread that owns the store -------------------------------------------------
-_STOP = object()
-
-
-class StoreWorker:
-    """A daemon thread owning the only ``ProgressStore``; jobs run in submission order.
-
-    The store is opened on the thread, so construction never blocks the caller: ``ready``
-    resolves once it is open, or holds ``TooNewDatabase``/``CorruptDatabase``, which every
-    job submitted afterwards also fails with.
-
-    ``open_store`` (optional) opens the store instead of ``ProgressStore(path)`` and returns
-    ``(store, info)``; ``ready`` then resolves to ``info`` (``recovery.progress_worker``
-    passes the recovery notices this way).
-
-    ``held`` (optional): the thread waits to open the store, and so to run any job, until
-    ``release()`` (the app releases it once the window is painted: opening and the first
-    reads would otherwise compete with the first paint for the GIL). ``close()`` releases.
-    """
-
-    def __init__(self, path: Path, *,
-                 open_store: Callable[[], tuple[ProgressStore, Any]] | None = None,
-                 held: bool = False):
-        self.path = Path(path)
-        self._go = threading.Event()
-        if not held:
-            self._go.set()
-        self.ready: Future[Any] = Future()
-        self._open_store = open_store or (lambda: (ProgressStore(self.path), None))
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._closed = False
-        self._lock = threading.Lock()  # makes "closed?" + enqueue atomic against close()
-        self._thread = threading.Thread(target=self._run, name="examdesk-store", daemon=True)
-        self._thread.start()
-
-    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
-        """Run ``fn(store, *args, **kwargs)`` on the store thread; its result or error."""
-        future: Future = Future()
-        with self._lock:
-            if self._closed:
-                raise RuntimeError(f"{self.path}: the store worker is closed")
-            self._jobs.put((future, fn, args, kwargs))
-        return future
-
-    def release(self) -> None:
-        """Let a ``held`` worker open the store and run its jobs. Idempotent."""
-        self._go.set()
-
-    def close(self, timeout: float = 5.0) -> bool:
-        """Run the queued jobs, close the store, join the thread within ``timeout`` seconds.
-
-        Returns False when a job is still running after ``timeout`` (the daemon thread is
-        then left to finish it; the queued writes after it still run). Idempotent.
-        """
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._jobs.put(_STOP)
-        self.release()  # the queued writes still run
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
-
-    def _run(self) -> None:
-        self._go.wait()
-        store: ProgressStore | None = None
-        try:
-            store, info = self._open_store()
-            self.ready.set_result(info)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller through futures
-            self.ready.set_exception(exc)
-        while True:
-            job = self._jobs.get()
-            if job is _STOP:
-                break
-            future, fn, args, kwargs = job
-            if not future.set_running_or_notify_cancel():
-                continue
-            if store is None:
-                future.set_exception(self.ready.exception())
-                continue
-            try:
-                future.set_result(fn(store, *args, **kwargs))
-            except BaseException as exc:  # noqa: BLE001 - the caller shows it
-                future.set_exception(exc)
-        if store is not None:
-            store.close()
+# The worker thread lives in store_worker.py (importable without this module: start-up).
+from .store_worker import StoreWorker  # noqa: E402,F401 - re-exported

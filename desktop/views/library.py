@@ -3,6 +3,8 @@ exam badge, Practice / Exam buttons and the past reports; above them the way int
 the wrong-answer book, today's due reviews and the dashboard."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import datetime as dt
 import html
 
@@ -20,9 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from question_db.model import Bank, Paper
-from question_db.store import PaperSummary, ProgressStore, SessionRecord
 
 from ..db import DbOps
+
+if TYPE_CHECKING:  # the store is imported by the store thread, after the first paint
+    from question_db.store import PaperSummary, ProgressStore, SessionRecord
 from .countdown import format_remaining
 
 

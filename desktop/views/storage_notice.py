@@ -11,17 +11,20 @@ reads a translated text built from the notice's kind and paths, with the English
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import logging
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from question_db import backups, recovery
-from question_db.recovery import Notice
-from question_db.store import StorageError, StorageFull, StorageReadOnly
+from question_db.sqlite_file import StorageError, StorageFull, StorageReadOnly
 
 from ..db import DbOps
+
+if TYPE_CHECKING:  # recovery (and the store) load on the store thread, after the first paint
+    from question_db.recovery import Notice
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
@@ -35,6 +38,7 @@ def show_without_blocking(box: QMessageBox) -> None:
 
 def notice_text(notice: Notice) -> str:
     """The learner's text for one recovery notice, in the UI language."""
+    from question_db import recovery
     path = str(notice.path)
     if notice.kind == recovery.CORRUPT:
         text = translate(
@@ -93,6 +97,8 @@ class StartupNotices(QObject):
 
     def show(self, notices: list[Notice]) -> QMessageBox | None:
         """One non-blocking message for all notices (None when there is nothing to say)."""
+        from question_db import recovery
+
         self.notices = list(notices)
         if not self.notices:
             return None
@@ -131,6 +137,8 @@ class StartupNotices(QObject):
         and the learner asked for exactly this (a copy of a few MB, at start-up). What the
         new file held is kept aside (``restore_backup``), never deleted.
         """
+        from question_db import backups, recovery
+
         self.db.flush()
         old = self.db.worker
         if not old.close():
