@@ -215,12 +215,16 @@ def _qtconsole_installed() -> bool:
 
 def bench_console(quick: bool) -> list[Metric]:
     repeat = 2 if quick else 5
-    raw = [time_to_marker([PY, "-c", RAW_KERNEL_TORCH], "READY", timeout=180)
-           for _ in range(repeat)]
     data_dir = tempfile.mkdtemp(prefix="examdesk-bench-")  # in use, as in bench_launch
     _launch_app(data_dir)
-    app = [time_to_markers([PY, "-m", "desktop", "--bench-ready", "--data-dir", data_dir],
-                           ["CONSOLE_PROMPT", "CONSOLE_READY"]) for _ in range(repeat)]
+    with_qtconsole = _qtconsole_installed()
+    raw, app, qtc = [], [], []
+    for _ in range(repeat):  # interleaved, as in bench_launch
+        raw.append(time_to_marker([PY, "-c", RAW_KERNEL_TORCH], "READY", timeout=180))
+        app.append(time_to_markers([PY, "-m", "desktop", "--bench-ready", "--data-dir",
+                                    data_dir], ["CONSOLE_PROMPT", "CONSOLE_READY"]))
+        if with_qtconsole:
+            qtc.append(time_to_markers([PY, "-c", QTCONSOLE], ["PROMPT", "READY"]))
     t_raw = statistics.median(t for t, _ in raw)
     t_app = statistics.median(run["CONSOLE_READY"][0] for run in app)
     t_prompt = statistics.median(run["CONSOLE_PROMPT"][0] for run in app)
@@ -234,9 +238,7 @@ def bench_console(quick: bool) -> list[Metric]:
                "console ready: prompt shown, torch imported, environment probed"),
         metric("kernel_rss_after_torch", kernel_rss, "MiB", raw_rss, "report", None),
     ]
-    if _qtconsole_installed():
-        qtc = [time_to_markers([PY, "-c", QTCONSOLE], ["PROMPT", "READY"])
-               for _ in range(repeat)]
+    if with_qtconsole:
         q_prompt = statistics.median(run["PROMPT"][0] for run in qtc)
         q_torch = statistics.median(run["READY"][0] for run in qtc)
         out += [
