@@ -109,6 +109,9 @@ def test_a_kernelspec_that_changed_meanwhile_gets_a_fresh_kernel(qtbot, tmp_path
             dock.start()
         assert dock.session.manager.provisioner.pid != early.process.pid
         assert not _running(early.process.pid) and not early.adopted
+        # the new kernel runs on the same connection file, and its log is kept for the
+        # death explanation
+        assert early.connection_file.exists() and dock.session.log_path.exists()
     finally:
         dock.shutdown()
 

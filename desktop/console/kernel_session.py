@@ -345,9 +345,13 @@ class KernelSession(QObject):
             early.discard()
             early = None
         if early is not None:
-            km = adopting_manager(early, autorestart=False)
-            kernels.configure_manager(km, self._choice.key)
-            adopt_connection(km, early)
+            try:
+                km = adopting_manager(early, autorestart=False)
+                kernels.configure_manager(km, self._choice.key)
+                adopt_connection(km, early)
+            except BaseException:  # no manager took it: it must not outlive the failure
+                early.discard()
+                raise
             self._log_path = early.log_path
         else:
             from qtconsole.manager import QtKernelManager  # lazily: 0.3 s of imports
@@ -356,8 +360,12 @@ class KernelSession(QObject):
             km = QtKernelManager(autorestart=False)
             kernels.configure_manager(km, self._choice.key)
             self._log_path = kernels.kernel_log_path()
-        with open(self._log_path, "ab") as log:  # used unless the early process is adopted
-            km.start_kernel(stdout=log, stderr=log)
+        try:
+            with open(self._log_path, "ab") as log:  # used unless the early one is adopted
+                km.start_kernel(stdout=log, stderr=log)
+        finally:
+            if early is not None:  # failed before adopting: the manager owns its files now
+                early.discard(keep_files=True)
         self.adopted_early = early is not None and early.adopted
         self._km = km
         self._bind(km.client())

@@ -50,15 +50,18 @@ class Prelaunched:
     connection_file: Path
     log_path: Path
     adopted: bool = False  # a manager owns the process now
+    discarded: bool = False
 
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def discard(self) -> None:
+    def discard(self, *, keep_files: bool = False) -> None:
         """Kill it (its whole process group, as the manager would) and remove its files;
-        nothing once a manager adopted it."""
-        if self.adopted:
+        nothing once a manager adopted it. ``keep_files``: a manager that took over the
+        connection file (and log) launches its own kernel on them. Idempotent."""
+        if self.adopted or self.discarded:
             return
+        self.discarded = True
         if self.alive():
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -67,8 +70,9 @@ class Prelaunched:
         self.process.wait()
         if self.process.stdin is not None:
             self.process.stdin.close()
-        for path in (self.connection_file, self.log_path):
-            path.unlink(missing_ok=True)
+        if not keep_files:
+            for path in (self.connection_file, self.log_path):
+                path.unlink(missing_ok=True)
 
 
 def prelaunch_app_kernel() -> Prelaunched | None:
@@ -122,7 +126,7 @@ def adopting_manager(prelaunched: Prelaunched, **traits):
             if kernel_cmd != pending.cmd or not pending.alive():
                 log.warning("the early kernel does not match %s; launching a new one",
                             kernel_cmd)
-                pending.discard()
+                pending.discard(keep_files=True)  # the new kernel reads the same file
                 return await super()._async_launch_kernel(kernel_cmd, **kw)
             pending.adopted = True
             provisioner = self.provisioner
