@@ -191,8 +191,8 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
         console = attach_console(window, settings, data_dir=base, prelaunched=prelaunched)
     if args.bench_ready:
         report_bench_markers(window, console)
-    # Once the papers are on screen: the console (qtconsole's imports on a helper thread,
-    # then its widget; an early kernel process has been starting since launch), then
+    # Once the papers are on screen: the console (qtconsole's imports in two event-loop
+    # turns, then its widget; an early kernel process has been starting since launch), then
     # sqlite-utils (~0.3 s of imports, first needed by a write) on the store thread, so
     # neither delays the first paint nor competes with the other for the GIL.
     def import_sqlite_utils() -> None:

@@ -7,7 +7,6 @@ the main window is shown), so the window appears before any kernel work.
 from __future__ import annotations
 
 import functools
-import threading
 from collections import deque
 from typing import Callable
 
@@ -115,7 +114,6 @@ def console_widget_class():
 class ConsoleDock(QDockWidget):
     """The learner's Python console; one per main window."""
 
-    _sig_imported = Signal()  # from the import thread: queued to start()
 
     def __init__(self, parent: QWidget | None = None, *, settings: QSettings | None = None,
                  prelaunched: Prelaunched | None = None):
@@ -137,7 +135,7 @@ class ConsoleDock(QDockWidget):
         self.session.sig_interrupt_unanswered.connect(self._on_interrupt_unanswered)
         self._chooser.sig_kernel_chosen.connect(self._on_kernel_chosen)
         self._after_start: Callable[[], None] | None = None
-        self._sig_imported.connect(self._imported, Qt.ConnectionType.QueuedConnection)
+        self._shut_down = False
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -216,24 +214,30 @@ class ConsoleDock(QDockWidget):
         self.session.start()  # no-op when it is already starting
 
     def start_after_imports(self, then: Callable[[], None] | None = None) -> None:
-        """``start()`` once qtconsole is imported on a helper thread: its ~0.4 s of imports
-        would otherwise freeze the window just painted (the GIL still lets the UI thread
-        run between import steps). ``then()`` runs after ``start()``."""
+        """``start()`` after importing qtconsole in two event-loop turns (~0.3 s and ~0.2 s),
+        so the window just painted answers in between. On the UI thread on purpose:
+        PySide's lazy type set-up is not thread-safe, and importing qtconsole on a helper
+        thread crashed examdesk (SIGSEGV in qtpy's enum set-up while the UI thread loaded
+        QtNetwork, 2 of 10 starts under load). ``then()`` runs after ``start()``."""
         self._after_start = then
-        def work() -> None:
-            try:
-                import qtconsole.manager  # noqa: F401 - imported for start()
-                import qtconsole.rich_jupyter_widget  # noqa: F401
-            except Exception:  # start() imports again and reports what is wrong
-                pass
-            try:
-                self._sig_imported.emit()
-            except RuntimeError:  # the dock was deleted meanwhile (window closed)
-                pass
 
-        threading.Thread(target=work, name="examdesk-console-imports", daemon=True).start()
+        def widgets() -> None:
+            if not self._shut_down:
+                import qtconsole.rich_jupyter_widget  # noqa: F401 - for start()
+
+                QTimer.singleShot(0, self, self._imported)
+
+        def manager() -> None:
+            if not self._shut_down:
+                import qtconsole.manager  # noqa: F401 - for start()
+
+                QTimer.singleShot(0, self, widgets)
+
+        QTimer.singleShot(0, self, manager)
 
     def _imported(self) -> None:
+        if self._shut_down:  # closed while qtconsole was being imported
+            return
         self.start()
         then, self._after_start = self._after_start, None
         if then is not None:
@@ -249,6 +253,7 @@ class ConsoleDock(QDockWidget):
 
     def shutdown(self) -> None:
         """Stop the kernel; pending runs are answered with an error. Idempotent."""
+        self._shut_down = True  # a start still queued behind qtconsole's imports is dropped
         self.session.shutdown()
         self._fail_pending("KernelShutdown", self.tr("the console was closed"))
 
