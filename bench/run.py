@@ -68,20 +68,7 @@ def pct(values: list[float], q: float) -> float:
 def time_to_marker(code: list[str], marker: str, timeout: float = 120.0,
                    env: dict | None = None) -> tuple[float, str]:
     """Seconds from spawn to the first stdout line starting with ``marker`` (+ that line)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(code, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env=env or ENV, cwd=REPO)
-    try:
-        deadline = start + timeout
-        for line in proc.stdout:
-            if line.startswith(marker):
-                return time.perf_counter() - start, line.strip()
-            if time.perf_counter() > deadline:
-                break
-        raise RuntimeError(f"{marker!r} not seen from {' '.join(code[:3])}")
-    finally:
-        proc.kill()
-        proc.wait()
+    return time_to_markers(code, [marker], timeout, env)[marker]
 
 
 BARE_WINDOW = """

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -27,6 +30,23 @@ def pack_copy(tmp_path) -> Path:
     dest = tmp_path / "papers"
     shutil.copytree(BUNDLED, dest, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
+
+
+@contextmanager
+def mounted_tmpfs(folder: Path, size: str) -> Iterator[Path]:
+    """A real tmpfs of ``size`` (e.g. "1m") mounted at ``folder``, unmounted afterwards; the
+    test is skipped where mounting is impossible (not root, no mount permission)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
+    folder.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
 
 
 LEAK_CHECKED_MARKERS = {"gui", "kernel"}

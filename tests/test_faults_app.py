@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from conftest import mounted_tmpfs
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -224,23 +225,13 @@ def test_too_new_progress_file_is_left_alone_and_said(start, qtbot, tmp_path):
 @pytest.fixture
 def read_only_disk(tmp_path):
     """A real tmpfs holding a progress file with one practice answer, remounted read-only."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)],
-                          capture_output=True, text=True)
-    if proc.returncode:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
-    try:
+    with mounted_tmpfs(tmp_path / "disk", "4m") as mnt:
         store, _ = open_progress(mnt / "data")
         session = store.start_session(paper_id="000", mode="practice")
         store.record_answer(session, "000/1", "A", grade=None, seconds=3.0)
         store.close()
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
         yield mnt / "data"
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=True)
 
 
 def test_read_only_disk_starts_shows_saved_progress_and_refuses_writes(

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from conftest import mounted_tmpfs
 
 from question_db import backups
 from question_db.grading import Grade
@@ -397,18 +398,8 @@ def test_full_database_through_the_worker_fails_the_future(data_dir):
 @pytest.fixture
 def small_disk(tmp_path):
     """A real 1 MiB filesystem (tmpfs), unmounted afterwards."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)],
-                          capture_output=True, text=True)
-    if proc.returncode:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
-    try:
+    with mounted_tmpfs(tmp_path / "disk", "1m") as mnt:
         yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=True)
 
 
 def fill_disk(folder: Path) -> Path:
