@@ -22,6 +22,7 @@ from .model import (
     Paper,
     Problem,
     Question,
+    ReviewFlag,
     RubricItem,
     Section,
 )
@@ -41,7 +42,12 @@ PAPER_KEYS = {"id", "title", "source", "language", "duration_minutes", "duration
 SECTION_KEYS = {"title", "type", "first", "last", "points", "scoring",
                 "multiple_choice_rule", "note"}
 COMMON_KEYS = {"number", "type", "points", "topics", "status", "stem", "seed_answer",
-               "answer", "explanation", "errata", "verify"}
+               "answer", "explanation", "errata", "verify", "truncated", "truncated_at",
+               "review"}
+REVIEW_KEYS = {"kind", "text", "why", "field"}
+# statuses that may leave the verified key out: nothing is correct (void), or nobody has
+# verified the printed key yet and the source printed none (draft)
+KEYLESS_STATUSES = ("void", "draft")
 TYPE_KEYS = {
     "single_choice": {"options", "also_accept"},
     "multiple_choice": {"options", "also_accept"},
@@ -307,26 +313,65 @@ def _numeric_parts(raw: Any, report: _Reporter) -> tuple[NumericPart, ...]:
     return tuple(parts)
 
 
-def _code_files(data: dict, folder: Path, report: _Reporter) -> CodeFiles | None:
+def _code_files(data: dict, folder: Path, report: _Reporter, *,
+                draft: bool = False) -> CodeFiles | None:
     raw = data.get("code")
     if not isinstance(raw, dict):
-        report("code", "programming questions need a [code] table with at least `reference`")
+        report("code", "programming questions need a [code] table with at least `reference`"
+                       + (" (a draft: `seed` or `starter`)" if draft else ""))
         return None
     _unknown_keys(raw, CODE_KEYS, report, "code.")
 
     def resolve(key: str, name: Any) -> Path | None:
         return _pack_file(folder, name, f"code.{key}", report)
 
-    reference = resolve("reference", raw.get("reference"))
+    if draft and "reference" not in raw:  # imported code, not solved by a person yet
+        reference = None
+        if not ({"seed", "starter"} & set(raw)):
+            report("code", "a draft's [code] table needs `reference`, `seed` or `starter`")
+    else:
+        reference = resolve("reference", raw.get("reference"))
     optional = {k: resolve(k, raw[k]) for k in ("starter", "seed", "check") if k in raw}
     wrong_raw = raw.get("wrong", [])
     if not isinstance(wrong_raw, list):
         report("code.wrong", "must be a list of file names")
         wrong_raw = []
     wrong = tuple(p for p in (resolve("wrong", w) for w in wrong_raw) if p)
-    if reference is None:
+    if reference is None and not draft:
         return None
     return CodeFiles(reference=reference, wrong=wrong, **optional)
+
+
+def _draft_fields(data: dict, status: str, report: _Reporter) -> dict[str, Any]:
+    """``truncated``/``truncated_at`` (any status) and ``review`` flags (drafts only)."""
+    fields: dict[str, Any] = {}
+    truncated = data.get("truncated", False)
+    if not isinstance(truncated, bool):
+        report("truncated", "must be true or false")
+    elif truncated:
+        fields["truncated"] = True
+        fields["truncated_at"] = _text(data, "truncated_at", report, required=False)
+    elif "truncated_at" in data:
+        report("truncated_at", "only a question with truncated = true says where it was cut")
+    raw = data.get("review")
+    if raw is None:
+        return fields
+    if status != "draft":
+        report("review", "review flags belong to drafts: resolve them before verifying")
+        return fields
+    if not isinstance(raw, list):
+        report("review", "must be an array of tables ([[review]]: kind, text, why)")
+        return fields
+    flags = []
+    for i, item in enumerate(raw):
+        if (not isinstance(item, dict) or set(item) - REVIEW_KEYS
+                or not all(isinstance(item.get(k), str) for k in ("kind", "text", "why"))
+                or not isinstance(item.get("field", ""), str)):
+            report(f"review[{i}]", "needs kind, text and why (strings) and optionally field")
+            continue
+        flags.append(ReviewFlag(item["kind"], item["text"], item["why"], item.get("field", "")))
+    fields["review"] = tuple(flags)
+    return fields
 
 
 def _check_points(total: float, parts: Iterable[float], field: str, report: _Reporter) -> None:
@@ -361,14 +406,18 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
     if status not in STATUSES:
         report("status", f"must be one of {', '.join(STATUSES)}, got {status!r}")
     stem = _text(data, "stem", report)
-    explanation = _text(data, "explanation", report)
-    errata = _text(data, "errata", report, required=status != "ok")
+    explanation = _text(data, "explanation", report, required=status != "draft")
+    errata = _text(data, "errata", report, required=status not in ("ok", "draft"))
+    if status == "ok" and errata.strip():
+        report("errata", "a question with errata is never `ok`: use `corrected` when the "
+                         "printed key was right but its explanation or code was not")
+    draft = status == "draft"
     topics = data.get("topics", [])
     if not isinstance(topics, list) or not all(isinstance(t, str) and t for t in topics):
         report("topics", "must be a list of non-empty strings")
         topics = []
     before = report.count
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = _draft_fields(data, status, report)
     if "verify" in data:
         verify = _pack_file(path.parent, data["verify"], "verify", report)
         if verify is not None:
@@ -381,8 +430,8 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
     if qtype in ("single_choice", "multiple_choice"):
         options = _options(data, report) or {}
         fields["options"] = options
-        if answer is None and status != "void":
-            report("answer", "missing (only a void question may omit it)")
+        if answer is None and status not in KEYLESS_STATUSES:
+            report("answer", "missing (only a void or draft question may omit it)")
         elif answer is not None and options:
             answer = _choice_key(answer, "answer", qtype, options, report)
         if options and seed_answer not in (None, ""):
@@ -396,7 +445,7 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
             fields["also_accept"] = tuple(
                 _choice_key(k, f"also_accept[{i}]", qtype, options, report)
                 for i, k in enumerate(also))
-    elif qtype == "fill_blank" and answer is None and status == "void":
+    elif qtype == "fill_blank" and answer is None and status in KEYLESS_STATUSES:
         if seed_answer not in (None, ""):
             seed_answer = _fill_key(seed_answer, "seed_answer", report, variants=False)
     elif qtype == "fill_blank":
@@ -427,16 +476,16 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
                       reference_answer=_text(data, "reference_answer", report))
         answer = [p.to_json() for p in parts]
     elif qtype in ("short_answer", "system_design"):
-        answer = _text(data, "answer", report)
+        answer = _text(data, "answer", report, required=not draft)
         rubric = _rubric(data, report, required=True)
         _check_points(points, [r.points for r in rubric], "rubric", report)
         fields["rubric"] = rubric
     else:  # programming
-        code = _code_files(data, path.parent, report)
+        code = _code_files(data, path.parent, report, draft=draft)
         rubric = _rubric(data, report, required=True)
         _check_points(points, [r.points for r in rubric], "rubric", report)
         fields.update(code=code, rubric=rubric)
-        answer = code.read("reference") if code else None
+        answer = (code.read("reference") or code.read("seed") or None) if code else None
 
     if report.count > before or status not in STATUSES:
         return None

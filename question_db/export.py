@@ -33,6 +33,9 @@ def question_json(q: Question) -> dict:
         "errata": q.errata,
         "explanation": q.explanation,
         "topics": list(q.topics),
+        "truncated": q.truncated,
+        **({"truncated_at": q.truncated_at} if q.truncated else {}),
+        **({"review": [flag.to_json() for flag in q.review]} if q.review else {}),
     }
 
 

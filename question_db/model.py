@@ -17,7 +17,8 @@ QUESTION_TYPES = (
 )
 OBJECTIVE_TYPES = ("single_choice", "multiple_choice", "fill_blank")
 SUBJECTIVE_TYPES = ("short_answer", "system_design")
-STATUSES = ("ok", "corrected", "void", "disputed")
+# draft: imported, not yet verified by a person (shown and practisable, marked unverified)
+STATUSES = ("ok", "corrected", "void", "disputed", "draft")
 MULTIPLE_CHOICE_RULES = ("all_or_nothing", "partial")
 BLANK_MARK = re.compile(r"_{4,}")  # a blank in a fill-in stem: 4+ underscores
 
@@ -47,10 +48,23 @@ class RubricItem:
 
 
 @dataclass(frozen=True)
+class ReviewFlag:
+    """Something an importer could not repair by rule and a person must look at."""
+
+    kind: str  # e.g. "deleted_operator", "lost_math", "no_key", "truncated", "encoding"
+    text: str  # the offending text, as found
+    why: str  # what is likely wrong, in a sentence
+    field: str = ""  # the question field it sits in ("stem", "options.B", "code.seed", …)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "why": self.why, "field": self.field}
+
+
+@dataclass(frozen=True)
 class CodeFiles:
     """Paths of a programming question's code, resolved next to its TOML file."""
 
-    reference: Path
+    reference: Path | None  # None only in a draft (imported, not yet solved by a person)
     starter: Path | None = None
     seed: Path | None = None
     check: Path | None = None
@@ -90,18 +104,37 @@ class Question:
     code: CodeFiles | None = None
     verify: Path | None = None  # snippet reproducing the key's figures ("verify in console")
     source_file: str = ""
+    truncated: bool = False  # the source was cut off inside this question
+    truncated_at: str = ""  # the last text before the cut
+    review: tuple[ReviewFlag, ...] = ()  # importer flags on a draft, for a person to resolve
 
     @property
     def scored(self) -> bool:
-        """Void questions are shown and explained but carry no points."""
-        return self.status != "void"
+        """Void questions are shown and explained but carry no points; so is a draft whose
+        source printed no key for an objective question (nothing to grade against)."""
+        if self.status == "void":
+            return False
+        return not (self.status == "draft" and self.type in OBJECTIVE_TYPES
+                    and not self.answer)
+
+    @property
+    def draft(self) -> bool:
+        """Imported and not yet verified by a person: the key is the printed one."""
+        return self.status == "draft"
 
     @property
     def key_changed(self) -> bool:
-        """True when the learner must be shown both keys."""
-        return self.status in ("corrected", "void", "disputed") or (
-            self.seed_answer is not None and self.answer != self.seed_answer
-            and self.type in OBJECTIVE_TYPES)
+        """True when the verified key differs from the printed one (or there is none), so
+        the learner must be shown both. A ``corrected`` question whose printed key was right
+        (only its explanation or code was wrong) shows its errata without a second key."""
+        if self.status in ("void", "disputed"):
+            return True
+        if self.type not in OBJECTIVE_TYPES or self.seed_answer in (None, ""):
+            return self.status == "corrected" and self.type not in OBJECTIVE_TYPES
+        if self.type == "fill_blank" and self.answer:
+            return len(self.seed_answer) != len(self.answer) or any(
+                seed not in variants for seed, variants in zip(self.seed_answer, self.answer))
+        return self.answer != self.seed_answer
 
     @property
     def blank_count(self) -> int:

@@ -117,9 +117,12 @@ class ErrataBox(QFrame):
             "void": tr("Errata: this question is void: no option is correct, so it is not "
                        "scored"),
             "disputed": tr("Errata: this question is disputed; defensible keys are accepted"),
-            "ok": tr("Errata: the key is right, but the source's wording or explanation was "
-                     "not"),
+            "draft": tr("Unverified: imported from a source nobody has checked yet; the key "
+                        "is the one the source printed"),
         }[question.status]
+        if question.status == "corrected" and not question.key_changed:
+            status_text = tr("Errata: the key is right, but the source's wording or "
+                             "explanation was not")
         title = rich_label(f"<b>⚠ {status_text}</b>", name="errata_title")
         layout.addWidget(title)
         if question.type in ("single_choice", "multiple_choice", "fill_blank"):

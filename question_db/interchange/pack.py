@@ -1,0 +1,264 @@
+"""Draft packs: what every importer builds, and the one writer that puts it on disk.
+
+An importer (damaged text, .docx, Moodle XML, GIFT) turns its input into a ``DraftPaper``;
+``write_pack`` writes it in the bank format (``paper.toml``, one ``qNN.toml`` per question,
+``.py`` files for code, media files beside them), validates it with the normal loader, and
+only then moves it into place. A pack that fails validation is never written, and a good
+pack is replaced only when asked, never by a half-written one.
+
+The TOML keys are those of ``papers/FORMAT.md``; ``status`` defaults to ``draft``.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bank import PAPER_FILE, PAPER_ID, load_paper
+from ..model import Paper, Problem, ReviewFlag
+
+
+class PackInvalid(ValueError):
+    """The draft did not validate; ``problems`` name file, question and field."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+class PackExists(FileExistsError):
+    """The target folder holds something and replacing was not asked for."""
+
+
+@dataclass
+class DraftSection:
+    title: str
+    type: str
+    first: int
+    last: int
+    points: float
+    scoring: str = ""
+    multiple_choice_rule: str = "all_or_nothing"
+    note: str = ""
+
+    def to_toml(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"title": self.title, "type": self.type, "first": self.first,
+                               "last": self.last, "points": _number(self.points)}
+        if self.scoring:
+            out["scoring"] = self.scoring
+        if self.type == "multiple_choice":
+            out["multiple_choice_rule"] = self.multiple_choice_rule
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class DraftQuestion:
+    """One question as an importer found it. Keys and shapes follow ``FORMAT.md``;
+    ``code`` maps a role (``reference``, ``starter``, ``seed``, ``check``) to source text."""
+
+    number: int
+    type: str
+    points: float
+    stem: str
+    status: str = "draft"
+    topics: list[str] = field(default_factory=list)
+    options: dict[str, str] | None = None
+    answer: Any = None  # per type, as in FORMAT.md; None: the source printed no key
+    seed_answer: Any = ""  # the key as printed ("" when nothing was printed)
+    explanation: str = ""
+    errata: str = ""
+    also_accept: list = field(default_factory=list)
+    blank_points: list[float] | None = None
+    parts: list[dict[str, Any]] = field(default_factory=list)  # calculation [[answer]] tables
+    rubric: list[dict[str, Any]] = field(default_factory=list)  # text, points[, auto]
+    reference_answer: str = ""
+    code: dict[str, str] = field(default_factory=dict)
+    wrong: list[str] = field(default_factory=list)  # one-bug solutions' sources
+    truncated: bool = False
+    truncated_at: str = ""
+    review: list[ReviewFlag] = field(default_factory=list)
+
+    @property
+    def file_stem(self) -> str:
+        return f"q{self.number:02d}"
+
+    def code_files(self) -> dict[str, str]:
+        """File name -> source of every code file this question needs."""
+        files = {f"{self.file_stem}_{role}.py": text for role, text in self.code.items()}
+        files.update({f"{self.file_stem}_wrong_{i + 1}.py": text
+                      for i, text in enumerate(self.wrong)})
+        return files
+
+    def to_toml(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"number": self.number, "type": self.type,
+                               "points": _number(self.points), "status": self.status}
+        if self.topics:
+            out["topics"] = list(self.topics)
+        if self.truncated:
+            out["truncated"] = True
+            if self.truncated_at:
+                out["truncated_at"] = self.truncated_at
+        out["stem"] = self.stem
+        if self.options is not None:
+            out["options"] = dict(sorted(self.options.items()))
+        if self.type == "calculation":
+            if self.parts:
+                out["answer"] = [{k: _number(v) if k in ("value", "tolerance", "points") else v
+                                  for k, v in part.items()} for part in self.parts]
+            if self.reference_answer or self.status != "draft":
+                out["reference_answer"] = self.reference_answer
+        elif self.type != "programming" and self.answer not in (None, "", []):
+            out["answer"] = self.answer
+        out["seed_answer"] = "" if self.seed_answer is None else self.seed_answer
+        if self.also_accept:
+            out["also_accept"] = list(self.also_accept)
+        if self.blank_points is not None:
+            out["blank_points"] = [_number(p) for p in self.blank_points]
+        if self.explanation:
+            out["explanation"] = self.explanation
+        if self.errata:
+            out["errata"] = self.errata
+        if self.code or self.wrong:
+            names = {role: f"{self.file_stem}_{role}.py" for role in self.code}
+            if self.wrong:
+                names["wrong"] = [f"{self.file_stem}_wrong_{i + 1}.py"
+                                  for i in range(len(self.wrong))]
+            out["code"] = names
+        if self.rubric:
+            out["rubric"] = [{k: _number(v) if k == "points" else v for k, v in item.items()}
+                             for item in self.rubric]
+        if self.review and self.status == "draft":
+            out["review"] = [{k: v for k, v in flag.to_json().items() if v or k != "field"}
+                             for flag in self.review]
+        return out
+
+
+@dataclass
+class DraftPaper:
+    id: str
+    title: str
+    sections: list[DraftSection]
+    questions: list[DraftQuestion]
+    language: str = "zh-Hans"
+    duration_minutes: int = 120
+    duration_note: str = ""
+    source: str | None = None  # the file it was imported from
+    media: dict[str, bytes] = field(default_factory=dict)  # relative path -> bytes (images)
+
+    def to_toml(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "title": self.title, "language": self.language,
+                               "duration_minutes": self.duration_minutes}
+        if self.duration_note:
+            out["duration_note"] = self.duration_note
+        if self.source:
+            out["source"] = self.source
+        out["sections"] = [s.to_toml() for s in self.sections]
+        return out
+
+
+def _number(value: Any) -> Any:
+    """2.0 -> 2 so the TOML reads as printed; other values unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _dump(data: dict[str, Any]) -> str:
+    import tomli_w  # deferred: only writing a pack needs it
+
+    return tomli_w.dumps(data, multiline_strings=True)
+
+
+def _safe_media_path(folder: Path, name: str) -> Path:
+    target = (folder / name).resolve()
+    if not target.is_relative_to(folder.resolve()) or target == folder.resolve():
+        raise ValueError(f"media file {name!r} would land outside the pack folder")
+    return target
+
+
+def _write_files(paper: DraftPaper, folder: Path) -> None:
+    (folder / PAPER_FILE).write_text(_dump(paper.to_toml()), encoding="utf-8")
+    for q in paper.questions:
+        (folder / f"{q.file_stem}.toml").write_text(_dump(q.to_toml()), encoding="utf-8")
+        for name, text in q.code_files().items():
+            (folder / name).write_text(text if text.endswith("\n") else text + "\n",
+                                       encoding="utf-8")
+    for name, data in paper.media.items():
+        target = _safe_media_path(folder, name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False) -> Paper:
+    """Write ``paper`` as a pack folder at ``out_dir`` and return it as loaded.
+
+    Built in a temporary folder beside ``out_dir`` (same file system, so the final move is a
+    rename), validated with ``load_paper``; ``PackInvalid`` leaves nothing behind. An
+    existing non-empty ``out_dir`` is kept unless ``replace`` (``PackExists``); when
+    replacing, the old folder is renamed aside and removed only after the new one is in place.
+    """
+    out_dir = Path(out_dir)
+    if not PAPER_ID.match(paper.id or ""):
+        raise PackInvalid([Problem(str(out_dir / PAPER_FILE), "-", "id",
+                                   f"{paper.id!r} may only contain letters, digits, '_' and '-'")])
+    occupied = out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir()))
+    if occupied and not replace:
+        raise PackExists(f"{out_dir}: already exists and is not empty (choose another folder "
+                         f"or replace it)")
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial",
+                                    dir=out_dir.parent))
+    try:
+        _write_files(paper, staging)
+        problems: list[Problem] = []
+        loaded = load_paper(staging, problems)
+        if problems or loaded is None:
+            raise PackInvalid([_relocate(p, staging, out_dir) for p in problems]
+                              or [Problem(str(out_dir / PAPER_FILE), "-", "-",
+                                          "the pack did not load")])
+        _fsync_tree(staging)
+        _move_into_place(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    final: list[Problem] = []
+    result = load_paper(out_dir, final)
+    assert result is not None and not final, final  # validated above; same files
+    return result
+
+
+def _relocate(problem: Problem, staging: Path, out_dir: Path) -> Problem:
+    return Problem(problem.file.replace(str(staging), str(out_dir)), problem.question,
+                   problem.field, problem.message.replace(str(staging), str(out_dir)))
+
+
+def _fsync_tree(folder: Path) -> None:
+    """Flush the files before the rename makes them the pack (a power cut must not leave a
+    pack of empty files in place of a good one)."""
+    for path in folder.rglob("*"):
+        if path.is_file():
+            with path.open("rb") as fh:
+                os.fsync(fh.fileno())
+
+
+def _move_into_place(staging: Path, out_dir: Path) -> None:
+    if out_dir.is_dir() and not any(out_dir.iterdir()):
+        out_dir.rmdir()
+    if not out_dir.exists():
+        os.replace(staging, out_dir)
+        return
+    aside = out_dir.with_name(f".{out_dir.name}.replaced")
+    if aside.exists():
+        shutil.rmtree(aside)
+    os.replace(out_dir, aside)
+    try:
+        os.replace(staging, out_dir)
+    except BaseException:
+        os.replace(aside, out_dir)  # put the good pack back
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
