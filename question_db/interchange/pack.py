@@ -161,6 +161,20 @@ class DraftPaper:
         return out
 
 
+@dataclass
+class ImportResult:
+    """What an importer returns: the draft, and what it skipped or could not carry.
+
+    ``warnings`` are ``Problem`` records (file, question, field, message), e.g. an
+    unsupported Moodle question type skipped; ``encoding`` is the codec the input was read
+    with (``encoding.read_text_file``), or the container format (``docx``, ``xml``).
+    """
+
+    paper: DraftPaper
+    warnings: list[Problem] = field(default_factory=list)
+    encoding: str = ""
+
+
 def _number(value: Any) -> Any:
     """2.0 -> 2 so the TOML reads as printed; other values unchanged."""
     if isinstance(value, float) and value.is_integer():
