@@ -23,12 +23,11 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QLabel  # noqa: E402
 
 import desktop  # noqa: E402,F401 - installs the PySide6 workaround
-from desktop.db import DbOps  # noqa: E402
-from desktop.main_window import MainWindow  # noqa: E402
+from desktop.app import build_app  # noqa: E402
+from desktop.config import Options  # noqa: E402
 from desktop.views.markdown_html import markdown_to_html  # noqa: E402
 from desktop.views.question_view import stem_markdown  # noqa: E402
 from question_db.bank import load_bank  # noqa: E402
-from question_db.store import StoreWorker  # noqa: E402
 
 
 def wait_for(app: QApplication, predicate, timeout: float = 30.0) -> None:
@@ -44,11 +43,11 @@ def main() -> int:
     app = QApplication([])
     bank = load_bank()
     tmp = Path(tempfile.mkdtemp(prefix="examdesk-switch-"))
-    worker = StoreWorker(tmp / "progress.sqlite3")
-    window = MainWindow(DbOps(worker), QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                        bank)
+    running = build_app(Options(data_dir=tmp, no_kernel=True),
+                        settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
+                        bank=bank)
+    window = running.window
     window.resize(1200, 800)
-    window.show()
     first, again, base = [], [], []
     label = QLabel()
     label.setWordWrap(True)
@@ -76,7 +75,7 @@ def main() -> int:
             base.append((time.perf_counter() - t) * 1000)
         window.go_library()
     window.close()
-    worker.close()
+    running.shutdown()
     ours = first + again
 
     def pct(values, q):

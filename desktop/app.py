@@ -1,4 +1,9 @@
-"""``examdesk``: start-up order and application-wide settings.
+"""``examdesk``: the one composition root (``build_app``) and the start-up order.
+
+``build_app`` wires the store worker, ``DbOps``, the window, the recovery notices and the
+console, exactly as a learner's launch does; the app (``run``), the GUI tests, the fault
+driver, the screenshot scripts and the benchmarks all build examdesk through it, so what is
+tested is what ships.
 
 1. QApplication, names for QSettings, translation, a UI font with CJK fallbacks.
 2. One examdesk per data folder (``single_instance``): a second launch brings the first
@@ -13,10 +18,9 @@
 """
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -26,13 +30,13 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from question_db.bank_cache import cached_bank, load_and_cache_bank
+from question_db.changes import Changes
 from question_db.model import Bank
 from question_db.paths import data_dir, user_papers_dir
-from question_db.paths import PROGRESS_FILE
 from question_db.store_worker import StoreWorker, progress_worker
 
+from .config import Options, name_application, parse_args
 from .db import DbOps
-from .launch import name_application, parse_args
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
 from .views.storage_notice import StartupNotices
@@ -44,7 +48,6 @@ if TYPE_CHECKING:
     from .console.prelaunch import Prelaunched
 
 log = logging.getLogger(__name__)
-DATABASE_FILE = PROGRESS_FILE
 BANK_CACHE_DIR = "cache"
 # Latin text keeps the platform's UI font; Chinese falls back through these, in order.
 CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
@@ -84,9 +87,9 @@ def install_translations(app: QApplication, language: str | None = None) -> list
     return installed
 
 
-def recovery_notices_job(store: ProgressStore, worker: StoreWorker) -> list[Notice]:
+def recovery_notices_job(store: ProgressStore, db: DbOps) -> list[Notice]:
     """What ``recovery.open_progress`` had to tell (the worker's ``ready`` result)."""
-    return list(worker.ready.result() or [])
+    return list(db.worker.ready.result() or [])
 
 
 def _rss_mib() -> float:
@@ -154,42 +157,55 @@ def report_bench_markers(window: MainWindow, console) -> None:
 
 @dataclass
 class RunningApp:
-    """What ``start_app`` built; ``shutdown()`` stops the kernel and the store thread."""
+    """What ``build_app`` built; ``shutdown()`` stops the kernel and the store thread."""
 
     window: MainWindow
     db: DbOps
     notices: StartupNotices
     console: Any = None  # console.wiring.ConsoleParts, unless --no-kernel
+    closed: bool = False
 
     def shutdown(self) -> None:
+        """Stop the kernel (bounded) and the store thread; idempotent."""
+        if self.closed:
+            return
+        self.closed = True
         if self.console is not None:
             self.console.shutdown()
-        if not self.db.worker.close():
+        if not self.db.close():
             log.warning("the store worker did not stop in time; queued writes may still run")
 
 
-def start_app(app: QApplication, base: Path, args: argparse.Namespace,
-              settings: QSettings | None = None, *,
-              prelaunched: Prelaunched | None = None,
-              after_paint: Callable[[], Any] | None = None) -> RunningApp:
-    """Open the progress file (with recovery), show the window with the bank when its cache
-    is current (else parse it after the first paint).
+def build_app(options: Options, *, settings: QSettings | None = None,
+              bank: Bank | None = None, prelaunched: Prelaunched | None = None,
+              after_paint: Callable[[], Any] | None = None,
+              wrap_worker: Callable[[StoreWorker], Any] | None = None) -> RunningApp:
+    """Build examdesk on ``options.data_dir`` and show its window: the progress file opens
+    (with recovery) on the store thread after the first paint; the bank comes from
+    ``bank`` (tests, scripts), else its cache when current, else it is parsed after the
+    first paint.
 
-    The caller holds the data folder's instance lock and runs the event loop;
-    ``after_paint()`` runs once the papers are on screen.
+    The caller holds the data folder's instance lock (``run``) and runs the event loop;
+    ``after_paint()`` runs once the papers are on screen; ``wrap_worker`` wraps the store
+    worker (the fault driver watches its writes).
     """
+    base = data_dir(options.data_dir)
     settings = settings if settings is not None else QSettings()
-    # opens (or recovers) the file on its thread, once the papers are painted (below)
-    worker = progress_worker(base, held=True)
-    db = DbOps(worker)
+
+    def open_worker() -> Any:
+        # opens (or recovers) the file on its thread once released (after the first paint)
+        worker = progress_worker(base, held=True)
+        return wrap_worker(worker) if wrap_worker is not None else worker
+
+    db = DbOps(open_worker)
     window = MainWindow(db, settings)
     notices = StartupNotices(window, db, base)
     console = None
-    if not args.no_kernel:
+    if not options.no_kernel:
         from .console.wiring import attach_console
 
         console = attach_console(window, settings, data_dir=base, prelaunched=prelaunched)
-    if args.bench_ready:
+    if options.bench_ready:
         report_bench_markers(window, console)
     # Once the papers are on screen: the console (qtconsole's imports in two event-loop
     # turns, then its widget; an early kernel process has been starting since launch), then
@@ -201,7 +217,7 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
     # Opening the progress file and the library's first reads wait for the first paint:
     # on the store thread they would compete with it for the GIL. Scores and counts fill
     # in a few milliseconds after the papers appear; every job queued meanwhile runs then.
-    when_library_painted(window, worker.release)
+    when_library_painted(window, db.release)
     if after_paint is not None:
         when_library_painted(window, after_paint)
 
@@ -210,7 +226,8 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
     user_papers = user_papers_dir(base)
     roots = [user_papers] if user_papers.is_dir() else []
     cache_dir = base / BANK_CACHE_DIR
-    bank = cached_bank(roots, cache_dir)
+    if bank is None:
+        bank = cached_bank(roots, cache_dir)
     if bank is not None:
         window.set_bank(bank)  # before show(): the first paint has the papers
     window.show()
@@ -221,20 +238,20 @@ def start_app(app: QApplication, base: Path, args: argparse.Namespace,
         QMessageBox.critical(window, "examdesk", QCoreApplication.translate(
             "App", "The progress database cannot be opened, so examdesk cannot save your work.")
             + f"\n\n{error}")
-        app.exit(1)
+        QApplication.exit(1)
 
     def bank_loaded(bank: Bank) -> None:
         window.set_bank(bank)
         window.check_unfinished()
 
     def restored(_backup: Path) -> None:
-        window.library.refresh()
+        window.apply_changes(Changes(everything=True))
         window.check_unfinished()
 
     notices.sig_restored.connect(restored)
 
     def after_first_paint() -> None:
-        db.run(recovery_notices_job, worker, on_done=notices.show, on_error=store_failed)
+        db.run(recovery_notices_job, db, on_done=notices.show, on_error=store_failed)
         if bank is None:
             # Parsing needs no database: it runs beside the store thread, not queued
             # behind opening the file.
@@ -266,11 +283,22 @@ def refuse_second_launch(base: Path, instance: SingleInstance) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The GUI without an early kernel (``launch.main`` is the entry point)."""
-    args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
-    return run(args, qt_args)
+    options, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
+    return run(options, qt_args)
 
 
-def run(args: argparse.Namespace, qt_args: list[str],
+def prepare_application(qt_args: list[str], options: Options) -> QApplication:
+    """The QApplication with examdesk's names, icon, translation and CJK font fallbacks."""
+    name_application()
+    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    app.setApplicationDisplayName("examdesk")
+    app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
+    install_translations(app, options.lang)
+    apply_ui_font(app)
+    return app
+
+
+def run(options: Options, qt_args: list[str],
         prelaunched: Prelaunched | None = None) -> int:
     """Set up the application, take the data folder, run the window until it closes.
 
@@ -278,21 +306,15 @@ def run(args: argparse.Namespace, qt_args: list[str],
     adopts it, and it is killed if examdesk exits before that.
     """
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    name_application()
-    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
-    app.setApplicationDisplayName("examdesk")
-    app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
-    install_translations(app, args.lang)
-    apply_ui_font(app)
-
-    base = data_dir(args.data_dir)
+    app = prepare_application(qt_args, options)
+    base = data_dir(options.data_dir)
     instance = SingleInstance(base)
     try:
         if not instance.acquire():
             return refuse_second_launch(base, instance)
         try:
             # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
-            running = start_app(app, base, args, prelaunched=prelaunched,
+            running = build_app(replace(options, data_dir=base), prelaunched=prelaunched,
                                 after_paint=instance.listen)
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()

@@ -1,11 +1,17 @@
-"""Run progress-store operations off the UI thread and deliver results back on it.
+"""Run core actions off the UI thread and deliver results back on it.
 
-Anki's ``CollectionOp`` pattern: every store call runs, in order, on the one thread that owns
-the SQLite connection (``question_db.store_worker.StoreWorker``); the result comes back to the UI
-thread through a queued signal, where the ``on_done`` callback runs. Errors are never
-swallowed: they are logged and emitted as ``sig_error``, which the main window shows.
-A disk that refuses a write (full, read-only) is ``sig_storage_error`` instead: the caller
-keeps what the learner entered on screen and saves it again later (tests/test_faults_app.py).
+Anki's ``CollectionOp`` pattern: every action (``question_db.actions``) runs, in order, on
+the one thread that owns the SQLite connection (``question_db.store_worker.StoreWorker``);
+the result comes back to the UI thread through a queued signal, where the ``on_done``
+callback runs, and then ``sig_changed`` tells every screen what the action touched
+(``actions.Changes``), so screens refresh themselves. Errors are never swallowed: an
+action that failed is ``sig_error`` (or ``on_error``), a screen's callback that crashed is
+``sig_callback_error`` (a bug in examdesk, reported apart), and a disk that refuses a write
+(full, read-only) is ``sig_storage_error``: the caller keeps what the learner entered on
+screen and saves it again later (tests/test_faults_app.py).
+
+``DbOps`` owns the worker's lifecycle: it is built from a factory, released after the first
+paint, closed at quit, and reopened around a backup restore; nothing else swaps it.
 """
 from __future__ import annotations
 
@@ -18,7 +24,9 @@ from typing import Any, Callable
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
+from question_db.changes import changes_of
 from question_db.sqlite_file import StorageError
+from question_db.store_worker import StoreWorker
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +43,13 @@ class DbOps(QObject):
     sig_error = Signal(str, str)
     """An operation failed: (short message, traceback text)."""
 
+    sig_callback_error = Signal(str, str)
+    """A screen's callback crashed on an operation's result (a bug): (message, traceback)."""
+
+    sig_changed = Signal(object)
+    """An operation changed stored data: (``question_db.actions.Changes``). Emitted after its
+    ``on_done`` ran."""
+
     sig_storage_error = Signal(object)
     """A write was refused by the disk (``StorageFull``, ``StorageReadOnly``, …): (error).
     Reported this way instead of ``sig_error``: nothing is wrong with the program."""
@@ -44,13 +59,45 @@ class DbOps(QObject):
 
     _sig_done = Signal(object, object, object)  # (on_done, on_error, future): queued
 
-    def __init__(self, worker: Any, parent: QObject | None = None) -> None:
+    def __init__(self, open_worker: Callable[[], StoreWorker] | StoreWorker,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.worker = worker
+        # A factory, so ``reopen`` can open the file again the same way (recovery, held…).
+        self._open_worker = open_worker if callable(open_worker) else (
+            lambda w=open_worker: w)
+        self._worker = self._open_worker()
         self._pending = 0
         # Always queued: a job that finished before add_done_callback() would otherwise call
         # back synchronously inside run(), before the caller has stored what run() returned.
         self._sig_done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def worker(self) -> StoreWorker:
+        """The worker jobs go to now (another one after ``reopen``)."""
+        return self._worker
+
+    def release(self) -> None:
+        """Let a held worker open the store (after the first paint)."""
+        self._worker.release()
+
+    def close(self, timeout: float = 5.0) -> bool:
+        """Run what is queued and stop the worker (at quit); False if a job overran."""
+        return self._worker.close(timeout)
+
+    def reopen(self, between: Callable[[], Any]) -> Future:
+        """Close the store, run ``between()`` here (e.g. put a backup in place), open it again
+        with the same factory. Returns the new worker's ``ready`` future; ``between``'s
+        exception propagates after the store is open again (the app must keep a store)."""
+        self.flush()
+        closed = self._worker.close()
+        try:
+            if not closed:
+                raise RuntimeError("the progress file is still busy; try again in a moment")
+            between()
+        finally:
+            self._worker = self._open_worker()
+            self._worker.release()
+        return self._worker.ready
 
     @property
     def pending(self) -> int:
@@ -107,11 +154,18 @@ class DbOps(QObject):
                     on_error(error)
                 else:
                     self.report(error)
-            elif callback is not None and _receiver_alive(callback):
-                try:
-                    callback(future.result())
-                except Exception as exc:  # a bug in a view's callback: show it, keep going
-                    self._report(exc, traceback.format_exc())
+            else:
+                result = future.result()
+                if callback is not None and _receiver_alive(callback):
+                    try:
+                        callback(result)
+                    except Exception as exc:  # a bug in a view's callback: show it, go on
+                        log.error("callback failed", exc_info=exc)
+                        self.sig_callback_error.emit(f"{type(exc).__name__}: {exc}",
+                                                     traceback.format_exc())
+                changes = changes_of(result)
+                if changes:
+                    self.sig_changed.emit(changes)
         finally:
             if self._pending == 0:
                 self.sig_idle.emit()

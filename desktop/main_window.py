@@ -15,19 +15,21 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
+from question_db.changes import Changes
 from question_db.model import Bank, Paper
 
+from .config import Keys
 from .db import DbOps
 from .views.library import LibraryView
+from .views.screen import Screen
 from .views.storage_notice import StorageWarning
 
-if TYPE_CHECKING:  # the store is imported by the store thread, after the first paint
+if TYPE_CHECKING:  # the actions are imported by the store thread, after the first paint
+    from question_db.actions import OpenRun, OpenSession
     from question_db.exam import ExamReport
-    from question_db.store import ProgressStore, SessionState
-    from question_db.practice import QuestionRun
+    from question_db.store import SessionRecord
 
 ZOOM_RANGE = (-4, 12)
-
 
 
 @functools.cache
@@ -35,58 +37,18 @@ def screens() -> SimpleNamespace:
     """Practice / exam / report classes, imported on first use: the library (what start-up
     shows) needs none of them, and their imports (pygments lexers, the code editor, …) cost
     ~0.15 s (bench: launch_to_library)."""
-    from .views import exam, paper_session, practice, report
+    from .views import exam, practice, report
 
     return SimpleNamespace(ExamView=exam.ExamView, StartExamDialog=exam.StartExamDialog,
-                           PaperSessionView=paper_session.PaperSessionView,
                            PracticeView=practice.PracticeView, ReportView=report.ReportView)
 
-def session_state(store: ProgressStore, session_id: int) -> SessionState:
-    return store.session_state(session_id)
 
+@functools.cache
+def actions():
+    """``question_db.actions``, imported on first use (by then the store thread has)."""
+    from question_db import actions as module
 
-def unfinished_exams(store: ProgressStore) -> list:
-    return store.unfinished_exams()
-
-
-def open_practice_session(store: ProgressStore, paper_id: str) -> SessionState:
-    """Continue the paper's active practice session, or start one."""
-    active = [s for s in store.sessions(paper_id) if s.mode == "practice" and s.state == "active"]
-    session_id = active[0].id if active else store.start_session(paper_id=paper_id,
-                                                                 mode="practice")
-    return store.session_state(session_id)
-
-
-def start_exam_session(store: ProgressStore, paper_id: str, duration_s: int) -> SessionState:
-    session_id = store.start_session(paper_id=paper_id, mode="exam", duration_s=duration_s)
-    return store.session_state(session_id)
-
-
-def load_report(store: ProgressStore, paper: Paper, session_id: int) -> ExamReport:
-    """The report, regraded; the stored score follows it (a corrected key, late marks)."""
-    from question_db.exam import rescore
-
-    return rescore(store, paper, session_id)
-
-
-def due_today_ids(store: ProgressStore, bank: Bank) -> list[str]:
-    """Questions due by the end of today, most overdue first."""
-    from question_db import review
-
-    known = {q.id for q in bank.all_questions()}
-    return [card.question_id for card in review.due_today(store, known=known)]
-
-
-def saved_responses(paper: Paper, state: SessionState) -> dict[str, Any]:
-    """What the learner last had on screen for each question (for a late auto-submit)."""
-    from question_db.exam import response_for
-
-    responses = {}
-    for question in paper.questions:
-        response, source = response_for(state, question.id)
-        if source is not None:
-            responses[question.id] = response
-    return responses
+    return module
 
 
 class MainWindow(QMainWindow):
@@ -116,6 +78,8 @@ class MainWindow(QMainWindow):
         self.console_available = False
         self.dark = QApplication.palette().window().color().lightness() < 128
         self.db.sig_error.connect(self.show_error)
+        self.db.sig_callback_error.connect(self.show_bug)
+        self.db.sig_changed.connect(self.apply_changes)
         self.storage_warning = StorageWarning(self)  # a full disk: say so, keep the answers
         self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
@@ -132,7 +96,7 @@ class MainWindow(QMainWindow):
         self.library.sig_dashboard.connect(self.open_dashboard)
         self._progress_files = None
         self.stack.addWidget(self.library)
-        self.screen_view: QWidget | None = None  # the practice / exam / report on top
+        self.screen_view: Screen | None = None  # the practice / exam / report on top
         self._base_point_size = QApplication.font().pointSizeF()
         self.zoom = 0
         self._build_menus()
@@ -146,8 +110,7 @@ class MainWindow(QMainWindow):
         if self._progress_files is None:
             from .views.progress_files import ProgressFiles
 
-            self._progress_files = ProgressFiles(self, self.db, lambda: self.bank,
-                                                 self.library.refresh)
+            self._progress_files = ProgressFiles(self, self.db, lambda: self.bank)
         return self._progress_files
 
     def _build_menus(self) -> None:
@@ -193,17 +156,17 @@ class MainWindow(QMainWindow):
             view_menu.addAction(action)
 
     def _restore_settings(self) -> None:
-        geometry = self.settings.value("window/geometry")
+        geometry = self.settings.value(Keys.WINDOW_GEOMETRY)
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
             self.resize(1200, 800)
-        self.set_zoom(int(self.settings.value("view/zoom", 0) or 0))
+        self.set_zoom(int(self.settings.value(Keys.ZOOM, 0) or 0))
 
     def set_bank(self, bank: Bank) -> None:
         self.bank = bank
         self.bank_shown = True
-        self.library.set_bank(bank, last_paper=self.settings.value("library/last_paper"))
+        self.library.set_bank(bank, last_paper=self.settings.value(Keys.LAST_PAPER))
         self.sig_bank_shown.emit(bank)
 
     def set_zoom(self, zoom: int) -> None:
@@ -212,46 +175,52 @@ class MainWindow(QMainWindow):
         font = QFont(self.stack.font())
         font.setPointSizeF(max(6.0, self._base_point_size + self.zoom))
         self.stack.setFont(font)
-        self.settings.setValue("view/zoom", self.zoom)
+        self.settings.setValue(Keys.ZOOM, self.zoom)
 
     def show_error(self, message: str, details: str = "") -> None:
         """A store operation failed: tell the learner (never swallowed, never blocking)."""
-        self.errors.append(message)
-        box = QMessageBox(QMessageBox.Icon.Critical, self.tr("examdesk"),
-                          self.tr("Saving or loading progress failed:") + "\n\n" + message,
+        self._error_box(self.tr("Saving or loading progress failed:") + "\n\n" + message,
+                        details)
+
+    def show_bug(self, message: str, details: str = "") -> None:
+        """A screen crashed on an operation's result: the data is safe, the screen is not."""
+        self._error_box(self.tr("examdesk hit a bug while showing a result; your progress "
+                                "was saved. Details for a bug report:") + "\n\n" + message,
+                        details)
+
+    def _error_box(self, text: str, details: str) -> None:
+        self.errors.append(text)
+        box = QMessageBox(QMessageBox.Icon.Critical, self.tr("examdesk"), text,
                           QMessageBox.StandardButton.Ok, self)
         box.setDetailedText(details)
         box.setObjectName("error_box")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
+    def apply_changes(self, changes: Changes) -> None:
+        """What an action changed: every screen refreshes what it shows of it."""
+        self.library.apply_changes(changes)
+        if self.screen_view is not None:
+            self.screen_view.apply_changes(changes)
+
     # --- screens -------------------------------------------------------------------------
-    def _show_screen(self, view: QWidget) -> None:
+    def _show_screen(self, view: Screen) -> None:
         self._close_screen()
         self.screen_view = view
         self.stack.addWidget(view)
         self.stack.setCurrentWidget(view)
-        if hasattr(view, "sig_leave"):
-            view.sig_leave.connect(self.go_library)
-        if isinstance(view, screens().ReportView):
-            view.sig_check_requested.connect(self.sig_check_requested)
-            view.set_console_available(self.console_available)
-        if isinstance(view, screens().PaperSessionView):
-            view.sig_run_requested.connect(self.sig_run_requested)
-            view.sig_check_requested.connect(self.sig_check_requested)
-            view.sig_verify_requested.connect(self.sig_verify_requested)
-            view.set_console_available(self.console_available)
-            view.go_to(0)
-            view.setFocus()
+        view.sig_leave.connect(self.go_library)
+        view.sig_run_requested.connect(self.sig_run_requested)
+        view.sig_check_requested.connect(self.sig_check_requested)
+        view.sig_verify_requested.connect(self.sig_verify_requested)
+        view.set_console_available(self.console_available)
+        view.enter(self.settings)
 
     def _close_screen(self) -> None:
         view = self.screen_view
         if view is None:
             return
-        if isinstance(view, screens().PaperSessionView):
-            view.close_session()
-        if isinstance(view, screens().ExamView):
-            self.settings.setValue("exam/splitter", view.splitter.saveState())
+        view.leave(self.settings)
         self.screen_view = None
         self.stack.removeWidget(view)
         view.deleteLater()
@@ -273,11 +242,11 @@ class MainWindow(QMainWindow):
         paper = self.paper(paper_id)
         if paper is None:
             return
-        self.settings.setValue("library/last_paper", paper_id)
-        self.db.run(open_practice_session, paper_id,
+        self.settings.setValue(Keys.LAST_PAPER, paper_id)
+        self.db.run(actions().open_practice, paper=paper,
                     on_done=lambda state: self._practice_ready(paper, state))
 
-    def _practice_ready(self, paper: Paper, state: SessionState) -> "PracticeView":
+    def _practice_ready(self, paper: Paper, state: OpenSession):
         view = screens().PracticeView(paper, self.db, state.session.id, dark=self.dark)
         view.restore(state)
         self._show_screen(view)
@@ -296,42 +265,40 @@ class MainWindow(QMainWindow):
         paper = self.paper(paper_id)
         if paper is None:
             return
-        self.settings.setValue("library/last_paper", paper_id)
-        self.db.run(start_exam_session, paper_id, duration_s,
+        self.settings.setValue(Keys.LAST_PAPER, paper_id)
+        self.db.run(actions().start_exam, paper=paper, duration_s=duration_s,
                     on_done=lambda state: self._exam_ready(paper, state))
 
     def resume_exam(self, session_id: int) -> None:
         """Continue an unfinished exam with the wall-clock time left (or submit it)."""
-        def ready(state: SessionState) -> None:
+        def ready(state: OpenSession) -> None:
             paper = self.paper(state.session.paper_id)
             if paper is not None:
                 self._exam_ready(paper, state)
-        self.db.run(session_state, session_id, on_done=ready)
+        self.db.run(actions().open_session, bank=self.bank, session_id=session_id,
+                    on_done=ready)
 
-    def _exam_ready(self, paper: Paper, state: SessionState) -> None:
+    def _exam_ready(self, paper: Paper, state: OpenSession) -> None:
         session = state.session
         if session.state != "active":
             self.show_report(session.id)
             return
         if (session.remaining() or 0) <= 0:
             # Time ran out while the app was closed: submit what was saved, as the clock would.
-            from question_db.exam import AUTO_SUBMITTED, submit_exam
+            from question_db.enums import SessionState
 
-            self.db.run(submit_exam, paper, session.id, saved_responses(paper, state),
-                        dict(state.seconds), AUTO_SUBMITTED, session.deadline,
-                        on_done=lambda report: self._report_ready(paper, report))
+            self.db.run(actions().submit_exam, paper=paper, session_id=session.id,
+                        responses=state.responses, seconds=state.seconds,
+                        final_state=SessionState.AUTO_SUBMITTED, now=session.deadline,
+                        on_done=lambda result: self._report_ready(paper, result.report))
             return
         view = screens().ExamView(paper, self.db, session.id, session.deadline, dark=self.dark)
-        splitter = self.settings.value("exam/splitter")
-        if isinstance(splitter, QByteArray) and not splitter.isEmpty():
-            view.splitter.restoreState(splitter)
         view.restore(state)
         view.sig_finished.connect(lambda report: self._report_ready(paper, report))
         self._show_screen(view)
-        view.start_clock()
 
     # --- review: wrong-answer book, runs over chosen questions, dashboard ------------------
-    def open_wrong_book(self) -> "WrongBookView":
+    def open_wrong_book(self):
         from .views.wrong_book import WrongBookView  # deferred: not needed at start-up
 
         view = WrongBookView(self.bank, self.db, dark=self.dark)
@@ -342,7 +309,7 @@ class MainWindow(QMainWindow):
 
     def practise_due(self) -> None:
         """Practise every question due by the end of today, across papers."""
-        self.db.run(due_today_ids, self.bank,
+        self.db.run(actions().due_reviews, bank=self.bank,
                     on_done=lambda ids: self.open_run(ids, self.tr("Due today")))
 
     def open_run(self, question_ids: list[str], title: str) -> None:
@@ -355,21 +322,19 @@ class MainWindow(QMainWindow):
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             box.open()
             return
-        from question_db import practice
-
-        self.db.run(practice.start_run, self.bank, question_ids,
+        self.db.run(actions().start_run, bank=self.bank, question_ids=question_ids,
                     on_done=lambda run: self._run_ready(run, title))
 
-    def _run_ready(self, run: QuestionRun, title: str) -> "PracticeView | None":
+    def _run_ready(self, run: OpenRun, title: str):
         if not run.questions:
             return None
         first = run.questions[0].paper_id
         view = screens().PracticeView(run.papers[first], self.db, run.sessions[first], run=run,
-                            title=title, dark=self.dark)
+                                      title=title, dark=self.dark)
         self._show_screen(view)
         return view
 
-    def open_dashboard(self) -> "DashboardView":
+    def open_dashboard(self):
         from .views.dashboard import DashboardView  # deferred: numpy, pyqtgraph on first use
 
         view = DashboardView(self.bank, self.db, dark=self.dark)
@@ -377,12 +342,8 @@ class MainWindow(QMainWindow):
         return view
 
     def show_report(self, session_id: int) -> None:
-        def ready(state: SessionState) -> None:
-            paper = self.paper(state.session.paper_id)
-            if paper is not None:
-                self.db.run(load_report, paper, session_id,
-                            on_done=lambda report: self._report_ready(paper, report))
-        self.db.run(session_state, session_id, on_done=ready)
+        self.db.run(actions().session_report, bank=self.bank, session_id=session_id,
+                    on_done=lambda result: self._report_ready(result.paper, result.report))
 
     def _report_ready(self, paper: Paper, report: ExamReport) -> None:
         self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark))
@@ -390,13 +351,12 @@ class MainWindow(QMainWindow):
     # --- start-up: unfinished exams ------------------------------------------------------
     def check_unfinished(self) -> None:
         """Offer to resume the newest unfinished exam (after the window is shown)."""
-        self.db.run(unfinished_exams, on_done=self._offer_resume)
+        self.db.run(actions().unfinished_exams, bank=self.bank, on_done=self._offer_resume)
 
-    def _offer_resume(self, sessions: list) -> None:
-        known = [s for s in sessions if any(p.id == s.paper_id for p in self.bank.papers)]
-        if not known or self.screen_view is not None:
+    def _offer_resume(self, sessions: list[SessionRecord]) -> None:
+        if not sessions or self.screen_view is not None:
             return
-        session = known[0]
+        session = sessions[0]
         paper = self.bank.paper(session.paper_id)
         left = session.remaining() or 0
         if left <= 0:
@@ -420,45 +380,26 @@ class MainWindow(QMainWindow):
     def set_console_available(self, available: bool) -> None:
         """Enable the Run / Check buttons of programming questions."""
         self.console_available = available
-        if self.screen_view is not None and isinstance(
-                self.screen_view, (screens().PaperSessionView, screens().ReportView)):
+        if self.screen_view is not None:
             self.screen_view.set_console_available(available)
 
     def on_check_finished(self, question_id: str, report: dict) -> None:
-        """``CheckController.sig_check_finished``: store results, or say why there are none."""
-        if report.get("error"):
-            view = self.screen_view
-            answer = (view.programming_answer(question_id)
-                      if isinstance(view, screens().PaperSessionView) else None)
-            if answer is not None:
-                answer.check_status.setText(self.tr("Not checked: %1")
-                                            .replace("%1", str(report["error"])))
+        """``CheckController.sig_check_finished``: deliver results, or say why there are
+        none."""
+        if self.screen_view is None:
             return
-        self.apply_check_result(question_id, list(report.get("checks") or []))
-
-    def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
-        """Deliver a check run's results ([{name, passed, required, …}]) to the screen."""
-        view = self.screen_view
-        if isinstance(view, screens().ReportView):
-            view.apply_check_result(question_id, checks)
-        elif isinstance(view, screens().PracticeView):
-            view.apply_check_result(question_id, checks)
-        elif isinstance(view, screens().PaperSessionView):
-            answer = view.programming_answer(question_id)
-            if answer is not None:
-                answer.set_checks(checks)
-                view.mark_changed(view.questions.index(answer.question))
+        if report.get("error"):
+            self.screen_view.show_check_error(question_id, str(report["error"]))
+            return
+        self.screen_view.apply_check_result(question_id, list(report.get("checks") or []))
 
     # --- shutdown ------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         """Save drafts (an exam keeps its wall-clock deadline) and the window settings."""
         if self.screen_view is not None:
-            if isinstance(self.screen_view, screens().ExamView):
-                self.settings.setValue("exam/splitter", self.screen_view.splitter.saveState())
-            if isinstance(self.screen_view, screens().PaperSessionView):
-                self.screen_view.close_session()
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())  # dock sizes and places
+            self.screen_view.leave(self.settings)
+        self.settings.setValue(Keys.WINDOW_GEOMETRY, self.saveGeometry())
+        self.settings.setValue(Keys.WINDOW_STATE, self.saveState())  # dock sizes and places
         self.settings.sync()
         self.db.flush()
         super().closeEvent(event)

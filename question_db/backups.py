@@ -12,7 +12,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from .sqlite_file import copy_database, has_files, read_only_connection, set_aside
-from .store import SCHEMA_VERSION
+from .schema import SCHEMA_VERSION
 
 BACKUP_DIR = "backups"
 KEEP = 7

@@ -11,11 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from .enums import MultipleChoiceRule, QuestionType, Status
 from .model import (
     BLANK_MARK,
-    MULTIPLE_CHOICE_RULES,
-    QUESTION_TYPES,
-    STATUSES,
     Bank,
     CodeFiles,
     NumericPart,
@@ -26,13 +24,19 @@ from .model import (
     RubricItem,
     Section,
 )
-from .paths import BUNDLED_PAPERS  # noqa: F401 - also imported from here by callers
+from .paths import BUNDLED_PAPERS
+
+__all__ = ["load_bank", "load_paper", "load_question", "paper_folders", "PAPER_FILE",
+           "PAPER_ID"]
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+QUESTION_TYPES = tuple(t.value for t in QuestionType)
+STATUSES = tuple(s.value for s in Status)
+MULTIPLE_CHOICE_RULES = tuple(r.value for r in MultipleChoiceRule)
 PAPER_FILE = "paper.toml"
 PAPER_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 OPTION_LETTER = re.compile(r"^[A-Z]$")
@@ -175,9 +179,11 @@ def _load_sections(raw: Any, report: _Reporter) -> list[Section]:
         if sec["first"] > sec["last"]:
             report(field + ".first", f"first ({sec['first']}) is after last ({sec['last']})")
             continue
-        sections.append(Section(title=title, type=qtype, first=sec["first"], last=sec["last"],
-                                points=sec["points"], scoring=str(sec.get("scoring", "")),
-                                multiple_choice_rule=rule, note=str(sec.get("note", ""))))
+        sections.append(Section(title=title, type=QuestionType(qtype), first=sec["first"],
+                                last=sec["last"], points=sec["points"],
+                                scoring=str(sec.get("scoring", "")),
+                                multiple_choice_rule=MultipleChoiceRule(rule),
+                                note=str(sec.get("note", ""))))
     return sections
 
 
@@ -490,8 +496,8 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
     if report.count > before or status not in STATUSES:
         return None
     return Question(
-        id=f"{paper_id}/{number}", paper_id=paper_id, number=number, type=qtype,
-        points=points, stem=stem, status=status, answer=answer, seed_answer=seed_answer,
+        id=f"{paper_id}/{number}", paper_id=paper_id, number=number, type=QuestionType(qtype),
+        points=points, stem=stem, status=Status(status), answer=answer, seed_answer=seed_answer,
         explanation=explanation, errata=errata, topics=tuple(topics), source_file=str(path),
         **fields)
 

@@ -1,11 +1,10 @@
-"""Timed exams: duration, remaining time, submission, and the report graded at submission.
-No Qt.
+"""Timed exams: duration, remaining time, and the report graded from a session. No Qt.
 
 A report is a pure function of the paper and ``ProgressStore.session_state``: it regrades
 every response with ``grade_answer`` (so a corrected key shows up in old reports too) and
 keeps no state of its own. Grades stored on answer rows are history snapshots, never read here.
-Submitting (``submit_exam``) and grading after submission (``mark_submitted_answer``) write
-answers, their reviews (``review.record_outcome``) and the session's score in one transaction.
+Submitting an exam and grading after submission are ``actions.submit_exam`` and
+``actions.mark_exam_answer``.
 """
 from __future__ import annotations
 
@@ -14,12 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import review
-from .grading import CORRECT, PENDING, UNANSWERED, VOID, Grade, grade_answer
+from .enums import Verdict
+from .grading import as_response, grade_in_paper
+from .responses import Response
 from .model import Paper, Question
-from .store import ProgressStore, SessionRecord, SessionState
+from .store import SessionRecord, SessionState
 
-SUBMITTED, AUTO_SUBMITTED = "submitted", "auto_submitted"
+__all__ = ["exam_duration_s", "remaining", "response_for", "QuestionRow", "ScoreLine",
+           "ExamReport", "build_report"]
+CORRECT, PENDING, UNANSWERED, VOID = (Verdict.CORRECT, Verdict.PENDING, Verdict.UNANSWERED,
+                                      Verdict.VOID)
 
 
 def exam_duration_s(paper: Paper, minutes: float | None = None) -> int:
@@ -62,7 +65,7 @@ class QuestionRow:
     section: str
     topics: tuple[str, ...]
     status: str  # ok / corrected / void / disputed
-    response: Any
+    response: Response | None  # None: unanswered
     response_source: str | None  # "answer", "draft" or None (unanswered)
     verdict: str  # grading verdicts: correct, partial, wrong, unanswered, pending, void
     points: float
@@ -125,16 +128,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def grade_in_paper(paper: Paper, question: Question, response: Any) -> Grade:
-    """``grade_answer`` under the multiple-choice rule of the question's section."""
-    section = paper.section_of(question)
-    return grade_answer(question, response, multiple_choice_rule=(
-        section.multiple_choice_rule if section else "all_or_nothing"))
-
-
 def _row(paper: Paper, question: Question, state: SessionState) -> QuestionRow:
     section = paper.section_of(question)
-    response, source = response_for(state, question.id)
+    raw, source = response_for(state, question.id)
+    response = as_response(question, raw) if source is not None else None
     grade = grade_in_paper(paper, question, response)
     verdict = grade.verdict
     if source is None and verdict != VOID:
@@ -185,54 +182,3 @@ def build_report(paper: Paper, state: SessionState) -> ExamReport:
         time_used_s=end - session.started_at if end is not None else None,
         score=total.points, max_score=total.max_points, pending=total.pending,
         sections=tuple(sections), topics=tuple(topics), questions=tuple(rows))
-
-
-# --- writing: submission and grading after it ---------------------------------------------
-def submit_exam(store: ProgressStore, paper: Paper, session_id: int, responses: dict[str, Any],
-                seconds: dict[str, float], final_state: str = SUBMITTED,
-                now: float | None = None) -> ExamReport:
-    """Record every answered question with its grade and review, finish the session with its
-    score, and return the report. One transaction: a failure leaves the exam active, with
-    its drafts, to be submitted again."""
-    with store.write():
-        for question in paper.questions:
-            if question.id not in responses:
-                continue
-            response = responses[question.id]
-            grade = grade_in_paper(paper, question, response)
-            spent = round(seconds.get(question.id, 0.0), 3)
-            answer_id = store.record_answer(session_id, question.id, response, grade=grade,
-                                            seconds=spent, now=now)
-            # pending (self-marks, checks) and void answers get no review until graded
-            review.record_outcome(store, question, paper, grade=grade, seconds=spent,
-                                  answer_id=answer_id, now=now)
-        report = build_report(paper, store.session_state(session_id))
-        store.finish_session(session_id, state=final_state, score=report.score,
-                             max_score=report.max_score, now=now)
-    return build_report(paper, store.session_state(session_id))
-
-
-def rescore(store: ProgressStore, paper: Paper, session_id: int) -> ExamReport:
-    """The session's report; a finished exam's stored score follows it (it goes stale after
-    self-marks, a check run or a corrected key)."""
-    report = build_report(paper, store.session_state(session_id))
-    if report.mode == "exam" and report.state in (SUBMITTED, AUTO_SUBMITTED):
-        store.rescore_session(session_id, score=report.score, max_score=report.max_score)
-    return report
-
-
-def mark_submitted_answer(store: ProgressStore, paper: Paper, session_id: int,
-                          question: Question, response: Any, *, seconds: float,
-                          now: float | None = None) -> ExamReport:
-    """Self-marks or a check result added after submission: a new graded answer row (the
-    history keeps the old one), its review (re-rating the one an earlier marking gave), and
-    the session's score brought up to date. Returns the fresh report."""
-    with store.write():
-        earlier = store.session_state(session_id).answers.get(question.id)
-        grade = grade_in_paper(paper, question, response)
-        answer_id = store.record_answer(session_id, question.id, response, grade=grade,
-                                        seconds=seconds, now=now)
-        review.record_outcome(store, question, paper, grade=grade, seconds=seconds,
-                              answer_id=answer_id, regrade_of=earlier.id if earlier else None,
-                              now=now)
-        return rescore(store, paper, session_id)

@@ -1,13 +1,9 @@
 """Score a learner's response to one question. Pure functions, no I/O.
 
-Response shapes by question type:
-- single_choice: "B"
-- multiple_choice: ["A", "C"] (order and duplicates do not matter)
-- fill_blank: ["text for blank 1", "text for blank 2", …]
-- calculation: {"values": [number or text per numeric part], "marks": [bool per rubric item]}
-- short_answer / system_design: {"marks": [bool per rubric item]} (self-marked)
-- programming: {"checks": [{"name", "passed", "required"}, …] or absent, "marks": [bool per
-  rubric item]} — rubric items flagged ``auto`` are scored from the checks.
+Responses are the typed records of ``responses.py`` (one per kind of question); a stored
+JSON response is read with ``responses.response_from_json`` first. Rubric items flagged
+``auto`` (programming) are scored from the share of required checks passed; the others are
+self-marked by the learner.
 """
 from __future__ import annotations
 
@@ -17,10 +13,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .model import Question
+from .enums import CHOICE_TYPES, SUBJECTIVE_TYPES, MultipleChoiceRule, QuestionType, Verdict
+from .model import Paper, Question
+from .responses import (BlanksResponse, CalculationResponse, ChoiceResponse, CodeResponse,
+                        Response, TextResponse, response_from_json)
 
-CORRECT, PARTIAL, WRONG = "correct", "partial", "wrong"
-UNANSWERED, VOID, PENDING = "unanswered", "void", "pending"
+__all__ = ["Grade", "grade_answer", "grade_in_paper", "normalize_blank", "parse_number",
+           "check_share", "response_answered", "as_response"]
+
+CORRECT, PARTIAL, WRONG = Verdict.CORRECT, Verdict.PARTIAL, Verdict.WRONG
+UNANSWERED, VOID, PENDING = Verdict.UNANSWERED, Verdict.VOID, Verdict.PENDING
 _SPACE = re.compile(r"\s+")
 _QUOTES = "`'\"“”‘’「」『』《》"
 _TRAILING = "。．.，,；;：:！!？?"
@@ -32,7 +34,7 @@ class Grade:
 
     points: float
     max_points: float
-    verdict: str
+    verdict: Verdict
     parts: list[dict] = field(default_factory=list)
 
     @property
@@ -40,8 +42,13 @@ class Grade:
         return self.points / self.max_points if self.max_points else 0.0
 
     def to_json(self) -> dict:
-        return {"points": self.points, "max_points": self.max_points, "verdict": self.verdict,
-                "parts": self.parts}
+        return {"points": self.points, "max_points": self.max_points,
+                "verdict": str(self.verdict), "parts": self.parts}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Grade:
+        return cls(data["points"], data["max_points"], Verdict(data["verdict"]),
+                   list(data.get("parts") or []))
 
 
 @lru_cache(maxsize=1)
@@ -86,27 +93,27 @@ def _verdict(points: float, max_points: float) -> str:
     return PARTIAL if points > 0 else WRONG
 
 
-def _grade_choice(q: Question, response: Any, rule: str) -> Grade:
-    if q.type == "single_choice":
-        if not response:
+def _grade_choice(q: Question, response: ChoiceResponse, rule: str) -> Grade:
+    if q.type == QuestionType.SINGLE_CHOICE:
+        if len(response.picked) != 1:
             return Grade(0, q.points, UNANSWERED)
-        ok = response in _accepted_keys(q)
+        ok = response.picked[0] in _accepted_keys(q)
         return Grade(q.points if ok else 0, q.points, CORRECT if ok else WRONG)
-    picked = sorted(set(response or []))
+    picked = sorted(set(response.picked))
     if not picked:
         return Grade(0, q.points, UNANSWERED)
     best = 0.0
     if any(picked == sorted(set(key)) for key in _accepted_keys(q)):
         best = q.points
-    elif rule == "partial" and set(picked) <= set(q.answer):
+    elif rule == MultipleChoiceRule.PARTIAL and set(picked) <= set(q.answer):
         # partial credit only against the verified key, never against an alternative
         best = q.points * len(picked) / len(set(q.answer))
     return Grade(round(best, 4), q.points, _verdict(best, q.points))
 
 
-def _grade_fill(q: Question, response: Any) -> Grade:
-    answers = list(response or [])
-    if not any(str(a).strip() for a in answers):
+def _grade_fill(q: Question, response: BlanksResponse) -> Grade:
+    answers = list(response.blanks)
+    if not response.answered:
         return Grade(0, q.points, UNANSWERED)
     parts, total = [], 0.0
     for i, (variants, pts) in enumerate(zip(q.answer, q.blank_points)):
@@ -115,7 +122,7 @@ def _grade_fill(q: Question, response: Any) -> Grade:
         ok = bool(str(given).strip()) and normalize_blank(given) in accepted
         total += pts if ok else 0
         parts.append({"blank": i + 1, "given": given, "correct": ok, "points": pts if ok else 0,
-                      "max_points": pts, "key": variants[0]})
+                      "max_points": pts, "key": variants[0], "accepted": list(variants)})
     return Grade(round(total, 4), q.points, _verdict(total, q.points), parts)
 
 
@@ -133,18 +140,17 @@ def _grade_marks(rubric, marks: Any, offset_points: float = 0.0, skip_auto: bool
     return parts, total + offset_points
 
 
-def _grade_calculation(q: Question, response: Any) -> Grade:
-    response = response or {}
-    values = list(response.get("values") or [])
+def _grade_calculation(q: Question, response: CalculationResponse) -> Grade:
+    values = list(response.values)
     parts, total = [], 0.0
     for i, part in enumerate(q.parts):
         given = parse_number(values[i]) if i < len(values) else None
         ok = given is not None and abs(given - part.value) <= part.tolerance
         total += part.points if ok else 0
         parts.append({"part": part.label, "given": given, "correct": ok, "key": part.value,
-                      "unit": part.unit, "points": part.points if ok else 0,
-                      "max_points": part.points})
-    rubric_parts, total = _grade_marks(q.rubric, response.get("marks"), total)
+                      "unit": part.unit, "tolerance": part.tolerance,
+                      "points": part.points if ok else 0, "max_points": part.points})
+    rubric_parts, total = _grade_marks(q.rubric, response.marks, total)
     parts += rubric_parts
     if not any(p.get("given") is not None for p in parts[: len(q.parts)]) and not any(
             p.get("marked") for p in rubric_parts):
@@ -154,15 +160,15 @@ def _grade_calculation(q: Question, response: Any) -> Grade:
                  parts)
 
 
-def _grade_subjective(q: Question, response: Any) -> Grade:
-    marks = (response or {}).get("marks")
+def _grade_subjective(q: Question, response: TextResponse) -> Grade:
+    marks = response.marks
     if marks is None:
         return Grade(0, q.points, PENDING)
     parts, total = _grade_marks(q.rubric, marks)
     return Grade(round(total, 4), q.points, _verdict(total, q.points), parts)
 
 
-def check_share(checks: list[dict] | None) -> float | None:
+def check_share(checks: tuple[dict, ...] | list[dict] | None) -> float | None:
     """Share of required checks passed; None when the code has not been checked."""
     if not checks:
         return None
@@ -172,12 +178,11 @@ def check_share(checks: list[dict] | None) -> float | None:
     return sum(1 for c in required if c.get("passed")) / len(required)
 
 
-def _grade_programming(q: Question, response: Any) -> Grade:
-    response = response or {}
-    share = check_share(response.get("checks"))
+def _grade_programming(q: Question, response: CodeResponse) -> Grade:
+    share = check_share(response.checks)
     auto_points = sum(r.points for r in q.rubric if getattr(r, "auto", False))
     earned_auto = (share or 0.0) * auto_points
-    parts, total = _grade_marks(q.rubric, response.get("marks"), earned_auto, skip_auto=True)
+    parts, total = _grade_marks(q.rubric, response.marks, earned_auto, skip_auto=True)
     parts.insert(0, {"checks_passed_share": share, "points": round(earned_auto, 4),
                      "max_points": auto_points})
     if share is None and auto_points:
@@ -185,17 +190,45 @@ def _grade_programming(q: Question, response: Any) -> Grade:
     return Grade(round(total, 4), q.points, _verdict(total, q.points), parts)
 
 
-def grade_answer(question: Question, response: Any, *,
-                 multiple_choice_rule: str = "all_or_nothing") -> Grade:
+def as_response(question: Question, response: Response | Any) -> Response:
+    """``response`` as the typed record of the question's kind (stored JSON is read)."""
+    if isinstance(response, (ChoiceResponse, BlanksResponse, CalculationResponse,
+                             TextResponse, CodeResponse)):
+        return response
+    starter = question.code.read("starter") if question.code else ""
+    return response_from_json(question.type, response, starter=starter)
+
+
+def response_answered(question: Question, response: Response | Any) -> bool:
+    """Whether a response counts as answered (a programming one: changed from the starter)."""
+    if response is None:
+        return False
+    typed = as_response(question, response)
+    if isinstance(typed, CodeResponse):
+        starter = question.code.read("starter") if question.code else ""
+        return typed.answered and typed.code.strip() != starter.strip()
+    return typed.answered
+
+
+def grade_answer(question: Question, response: Response | Any, *,
+                 multiple_choice_rule: str = MultipleChoiceRule.ALL_OR_NOTHING) -> Grade:
     """Score ``response`` against the verified key. Void questions score 0 of 0."""
     if not question.scored:
         return Grade(0, 0, VOID)
-    if question.type in ("single_choice", "multiple_choice"):
+    response = as_response(question, response)
+    if question.type in CHOICE_TYPES:
         return _grade_choice(question, response, multiple_choice_rule)
-    if question.type == "fill_blank":
+    if question.type == QuestionType.FILL_BLANK:
         return _grade_fill(question, response)
-    if question.type == "calculation":
+    if question.type == QuestionType.CALCULATION:
         return _grade_calculation(question, response)
-    if question.type in ("short_answer", "system_design"):
+    if question.type in SUBJECTIVE_TYPES:
         return _grade_subjective(question, response)
     return _grade_programming(question, response)
+
+
+def grade_in_paper(paper: Paper, question: Question, response: Response | Any) -> Grade:
+    """``grade_answer`` under the multiple-choice rule of the question's section."""
+    section = paper.section_of(question)
+    return grade_answer(question, response, multiple_choice_rule=(
+        section.multiple_choice_rule if section else MultipleChoiceRule.ALL_OR_NOTHING))

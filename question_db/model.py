@@ -6,20 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
-QUESTION_TYPES = (
-    "single_choice",
-    "multiple_choice",
-    "fill_blank",
-    "calculation",
-    "short_answer",
-    "system_design",
-    "programming",
-)
-OBJECTIVE_TYPES = ("single_choice", "multiple_choice", "fill_blank")
-SUBJECTIVE_TYPES = ("short_answer", "system_design")
-# draft: imported, not yet verified by a person (shown and practisable, marked unverified)
-STATUSES = ("ok", "corrected", "void", "disputed", "draft")
-MULTIPLE_CHOICE_RULES = ("all_or_nothing", "partial")
+from .enums import OBJECTIVE_TYPES, QuestionType, Status
+
+__all__ = ["BLANK_MARK", "NumericPart", "RubricItem", "ReviewFlag", "CodeFiles", "AnswerKey",
+           "Question", "Section", "Paper", "Problem", "Bank"]
+
 BLANK_MARK = re.compile(r"_{4,}")  # a blank in a fill-in stem: 4+ underscores
 
 
@@ -86,10 +77,10 @@ class Question:
     id: str  # "<paper-id>/<number>"
     paper_id: str
     number: int
-    type: str
+    type: QuestionType
     points: float
     stem: str
-    status: str
+    status: Status
     answer: AnswerKey
     seed_answer: AnswerKey
     explanation: str = ""
@@ -112,26 +103,26 @@ class Question:
     def scored(self) -> bool:
         """Void questions are shown and explained but carry no points; so is a draft whose
         source printed no key for an objective question (nothing to grade against)."""
-        if self.status == "void":
+        if self.status == Status.VOID:
             return False
-        return not (self.status == "draft" and self.type in OBJECTIVE_TYPES
+        return not (self.status == Status.DRAFT and self.type in OBJECTIVE_TYPES
                     and not self.answer)
 
     @property
     def draft(self) -> bool:
         """Imported and not yet verified by a person: the key is the printed one."""
-        return self.status == "draft"
+        return self.status == Status.DRAFT
 
     @property
     def key_changed(self) -> bool:
         """True when the verified key differs from the printed one (or there is none), so
         the learner must be shown both. A ``corrected`` question whose printed key was right
         (only its explanation or code was wrong) shows its errata without a second key."""
-        if self.status in ("void", "disputed"):
+        if self.status in (Status.VOID, Status.DISPUTED):
             return True
         if self.type not in OBJECTIVE_TYPES or self.seed_answer in (None, ""):
-            return self.status == "corrected" and self.type not in OBJECTIVE_TYPES
-        if self.type == "fill_blank" and self.answer:
+            return self.status == Status.CORRECTED and self.type not in OBJECTIVE_TYPES
+        if self.type == QuestionType.FILL_BLANK and self.answer:
             return len(self.seed_answer) != len(self.answer) or any(
                 seed not in variants for seed, variants in zip(self.seed_answer, self.answer))
         return self.answer != self.seed_answer
@@ -139,7 +130,7 @@ class Question:
     @property
     def blank_count(self) -> int:
         """Number of input fields a fill-in needs (from the stem, so void ones work too)."""
-        if self.type != "fill_blank":
+        if self.type != QuestionType.FILL_BLANK:
             return 0
         return len(self.answer) if self.answer else len(BLANK_MARK.findall(self.stem))
 
@@ -147,7 +138,7 @@ class Question:
 @dataclass(frozen=True)
 class Section:
     title: str
-    type: str
+    type: QuestionType
     first: int
     last: int
     points: float

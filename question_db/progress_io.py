@@ -15,14 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from . import review
+from . import store_reviews as review_rows
+from . import store_transfer as rows
+from .atomic_file import atomic_write
 from .model import Bank
 from .store import ProgressStore
+from .store_transfer import ANSWER_COLS, SESSION_COLS
+
+__all__ = ["FORMAT", "VERSION", "ProgressFileError", "ImportResult", "export_json",
+           "export_csv", "export_progress", "import_progress"]
 
 FORMAT = "examdesk-progress"
 VERSION = 1
-SESSION_COLS = ("uid", "paper_id", "mode", "state", "started_at", "deadline", "finished_at",
-                "score", "max_score")
-ANSWER_COLS = ("uid", "question_id", "response", "grade", "seconds", "created_at")
 CSV_COLS = tuple(f"session_{c}" for c in SESSION_COLS) + tuple(
     f"answer_{c}" for c in ANSWER_COLS) + ("verdict", "points", "max_points")
 
@@ -42,59 +46,46 @@ class ImportResult:
 
 
 def export_json(store: ProgressStore) -> dict:
-    db = store.db
-    sessions = {r["id"]: r for r in db.query(f"SELECT id, {', '.join(SESSION_COLS)} "
-                                              "FROM sessions ORDER BY id")}
-    uid_of = {sid: r["uid"] for sid, r in sessions.items()}
-
-    def rows(sql: str) -> list[dict]:
-        return [dict(r) for r in db.query(sql)]
-
-    answers = rows(f"SELECT session_id, {', '.join(ANSWER_COLS)} FROM answers ORDER BY id")
-    for a in answers:
-        a["session_uid"] = uid_of[a.pop("session_id")]
+    tables = rows.export_tables(store)
+    uid_of = {r["id"]: r["uid"] for r in tables["sessions"]}
+    for a in tables["answers"]:
         a["response"] = json.loads(a["response"])
         a["grade"] = json.loads(a["grade"]) if a["grade"] else None
-    drafts = rows("SELECT session_id, question_id, response, seconds, updated_at FROM drafts")
-    flags = rows("SELECT session_id, question_id FROM flags")
-    for r in drafts + flags:
+    for r in tables["answers"] + tables["drafts"] + tables["flags"]:
         r["session_uid"] = uid_of[r.pop("session_id")]
-    for d in drafts:
+    for d in tables["drafts"]:
         d["response"] = json.loads(d["response"])
     return {
         "format": FORMAT, "version": VERSION, "exported_at": time.time(),
-        "sessions": [{c: r[c] for c in SESSION_COLS} for r in sessions.values()],
-        "answers": answers, "drafts": drafts, "flags": flags,
-        "reviews": rows("SELECT uid, question_id, answer_uid, rating, missed, source, "
-                        "reviewed_at FROM reviews ORDER BY id"),
-        "mastery": rows("SELECT question_id, mastered_at FROM mastery"),
-        "settings": {r["key"]: r["value"] for r in db.query("SELECT key, value FROM settings")},
+        "sessions": [{c: r[c] for c in SESSION_COLS} for r in tables["sessions"]],
+        "answers": tables["answers"], "drafts": tables["drafts"], "flags": tables["flags"],
+        "reviews": tables["reviews"], "mastery": tables["mastery"],
+        "settings": {r["key"]: r["value"] for r in tables["settings"]},
     }
 
 
 def export_csv(store: ProgressStore, path: Path) -> int:
     """One row per answer, with its session; returns the number of rows."""
-    sql = (f"SELECT {', '.join('s.' + c + ' AS session_' + c for c in SESSION_COLS)}, "
-           f"{', '.join('a.' + c + ' AS answer_' + c for c in ANSWER_COLS)}, "
-           "a.verdict, a.points, a.max_points FROM answers a JOIN sessions s "
-           "ON s.id = a.session_id ORDER BY a.id")
     n = 0
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with atomic_write(path, newline="") as fh:
         writer = csv.DictWriter(fh, CSV_COLS)
         writer.writeheader()
-        for row in store.query(sql):
+        for row in rows.answers_with_sessions(store):
             writer.writerow(row)
             n += 1
     return n
 
 
 def export_progress(store: ProgressStore, path: Path) -> None:
-    """By extension: ``.csv`` or JSON."""
+    """By extension: ``.csv`` or JSON; written atomically (a failed export never replaces a
+    good one)."""
     path = Path(path)
     if path.suffix.lower() == ".csv":
         export_csv(store, path)
     else:
-        path.write_text(json.dumps(export_json(store), ensure_ascii=False, indent=1), "utf-8")
+        text = json.dumps(export_json(store), ensure_ascii=False, indent=1)
+        with atomic_write(path) as fh:
+            fh.write(text)
 
 
 # --- import -----------------------------------------------------------------------------
@@ -107,35 +98,24 @@ def _need(row: dict, key: str, where: str) -> Any:
 
 def _merge_session(store: ProgressStore, s: dict, where: str, result: ImportResult) -> int:
     uid = _need(s, "uid", where)
-    row = store.execute("SELECT id FROM sessions WHERE uid = ?", [uid]).fetchone()
-    if row:
+    known = rows.session_id_by_uid(store, uid)
+    if known is not None:
         result.count("sessions", False)
-        return row[0]
+        return known
     values = {c: s.get(c) for c in SESSION_COLS}
     for c in ("paper_id", "mode", "state", "started_at"):
         _need(values, c, where)
     result.count("sessions", True)
-    return store.db["sessions"].insert(values).last_pk
+    return rows.insert_session(store, values)
 
 
 def _merge_answer(store: ProgressStore, a: dict, session_id: int, where: str,
                   result: ImportResult) -> bool:
-    uid = _need(a, "uid", where)
-    if store.execute("SELECT 1 FROM answers WHERE uid = ?", [uid]).fetchone():
-        result.count("answers", False)
-        return False
-    grade = a.get("grade")
-    store.db["answers"].insert({
-        "uid": uid, "session_id": session_id, "question_id": _need(a, "question_id", where),
-        "response": json.dumps(a.get("response"), ensure_ascii=False),
-        "grade": json.dumps(grade, ensure_ascii=False) if grade else None,
-        "verdict": grade.get("verdict") if grade else None,
-        "points": grade.get("points") if grade else None,
-        "max_points": grade.get("max_points") if grade else None,
-        "seconds": float(a.get("seconds") or 0), "created_at": float(_need(a, "created_at",
-                                                                           where))})
-    result.count("answers", True)
-    return True
+    for key in ("uid", "question_id", "created_at"):
+        _need(a, key, where)
+    added = rows.insert_answer(store, session_id, a)
+    result.count("answers", added)
+    return added
 
 
 def _load(path: Path) -> dict:
@@ -206,38 +186,29 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
         for d in data.get("drafts", []):
             sid = ids.get(d.get("session_uid"))
             if sid is not None:
-                store.execute(
-                    "INSERT INTO drafts (session_id, question_id, response, seconds, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, question_id) DO UPDATE SET "
-                    "response = excluded.response, seconds = excluded.seconds, "
-                    "updated_at = excluded.updated_at WHERE excluded.updated_at > updated_at",
-                    [sid, d["question_id"], json.dumps(d.get("response"), ensure_ascii=False),
-                     d.get("seconds", 0), d.get("updated_at", 0)])
+                rows.merge_draft(store, sid, d["question_id"], d.get("response"),
+                                 d.get("seconds", 0), d.get("updated_at", 0))
         for f in data.get("flags", []):
             sid = ids.get(f.get("session_uid"))
             if sid is not None:
-                store.execute("INSERT OR IGNORE INTO flags (session_id, question_id) "
-                                 "VALUES (?, ?)", [sid, f["question_id"]])
+                store.set_flag(sid, f["question_id"], True)
         for i, r in enumerate(data.get("reviews", [])):
             where = f"{path}:reviews[{i}]"
-            if store.execute("SELECT 1 FROM reviews WHERE uid = ?",
-                                [_need(r, "uid", where)]).fetchone():
-                result.count("reviews", False)
-                continue
-            store.db["reviews"].insert({k: r.get(k) for k in (
-                "uid", "question_id", "answer_uid", "rating", "missed", "source",
-                "reviewed_at")})
-            result.count("reviews", True)
-            touched.add(r["question_id"])
+            added = review_rows.add_review(
+                store, _need(r, "question_id", where), answer_uid=r.get("answer_uid"),
+                rating=_need(r, "rating", where), missed=bool(r.get("missed")),
+                reviewed_at=_need(r, "reviewed_at", where), source=r.get("source") or "auto",
+                uid=_need(r, "uid", where))
+            result.count("reviews", added)
+            if added:
+                touched.add(r["question_id"])
         for m in data.get("mastery", []):
-            store.execute("INSERT OR IGNORE INTO mastery (question_id, mastered_at) "
-                             "VALUES (?, ?)", [m["question_id"], m["mastered_at"]])
+            review_rows.add_mastery(store, m["question_id"], m["mastered_at"])
             touched.add(m["question_id"])
         for key, value in (data.get("settings") or {}).items():
-            store.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)",
-                             [key, value])
+            rows.insert_setting_if_absent(store, key, value)
         for qid in sorted(touched):
-            review._replay(store, qid)
+            review.replay(store, qid)
     return result
 
 
@@ -252,8 +223,7 @@ def _derive_review(store: ProgressStore, bank: Bank, a: dict) -> set[str]:
                                review.time_budget_s(paper, q))
     if rating is None:
         return set()
-    store.db["reviews"].insert({
-        "uid": f"csv-{a['uid']}", "question_id": q.id, "answer_uid": a["uid"],
-        "rating": rating, "missed": int(review.is_miss(q, a["grade"])), "source": "auto",
-        "reviewed_at": float(a["created_at"])}, ignore=True)
+    review_rows.add_review(store, q.id, answer_uid=a["uid"], rating=rating,
+                           missed=review.is_miss(q, a["grade"]),
+                           reviewed_at=float(a["created_at"]), uid=f"csv-{a['uid']}")
     return {q.id}

@@ -19,15 +19,15 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import backups
+from . import backups, messages
 from .sqlite_file import StorageError, StorageFull, set_aside, writable_dir
-from .paths import PROGRESS_FILE, progress_path  # noqa: F401 - re-exported
-from .store import SCHEMA_VERSION, CorruptDatabase, ProgressStore, TooNewDatabase
-from .store_worker import progress_worker  # noqa: F401 - re-exported
+from .paths import progress_path
+from .schema import SCHEMA_VERSION
+from .store import CorruptDatabase, ProgressStore, TooNewDatabase
 
 LOW_DISK_BYTES = 10 * 2**20
 
@@ -42,17 +42,29 @@ LOW_DISK = "low_disk"
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the learner must be told at start-up.
-
-    ``message`` is complete English text naming the file; ``kind`` (one of the constants
-    above) and the paths let the desktop show a translated text instead.
-    """
+    """Something the learner must be told at start-up: a ``kind`` (one of the constants
+    above) and its parameters; ``text()`` renders it through the ``messages`` catalogue
+    (English, or translated by the desktop)."""
 
     kind: str
-    message: str
     path: Path  # the file (or folder) it is about
+    params: dict = field(default_factory=dict)
     moved_to: Path | None = None  # where a damaged file was kept
     backup: Path | None = None  # the newest good backup, to offer restoring
+
+    def text(self, translate: messages.Translate | None = None) -> str:
+        params = {"path": self.path, "moved_to": self.moved_to, "backup": self.backup,
+                  **self.params}
+        text = messages.render(f"notice_{self.kind}", params, translate)
+        if self.kind == CORRUPT:
+            extra = "notice_corrupt_backup" if self.backup else "notice_corrupt_no_backup"
+            text += " " + messages.render(extra, params, translate)
+        return text
+
+    @property
+    def message(self) -> str:
+        """The English text (logs, details)."""
+        return self.text()
 
     def __str__(self) -> str:
         return self.message
@@ -74,17 +86,13 @@ def _open_or_replace_damaged(path: Path, data_dir: Path, now: datetime,
     except CorruptDatabase as exc:
         moved = set_aside(path, "corrupt", now)
         good = backups.newest_good_backup(data_dir, path)
-        offer = (f" A backup is available ({good}): restore it to get your progress back as "
-                 f"of that day." if good else " No backup of it was found.")
-        notices.append(Notice(
-            CORRUPT, f"Your progress file {path} is damaged ({_detail(exc, path)}). It was "
-                     f"kept unchanged as {moved}, and examdesk started a new, empty progress "
-                     f"file.{offer}", path, moved_to=moved, backup=good))
+        notices.append(Notice(CORRUPT, path, {"detail": _detail(exc, path)}, moved_to=moved,
+                              backup=good))
         return ProgressStore(path)
 
 
-def _read_only(path: Path, notices: list[Notice], kind: str, message: str) -> ProgressStore:
-    notices.append(Notice(kind, message, path))
+def _read_only(path: Path, notices: list[Notice], kind: str, **params) -> ProgressStore:
+    notices.append(Notice(kind, path, params))
     return ProgressStore(path, read_only=True)
 
 
@@ -101,35 +109,24 @@ def open_progress(data_dir: Path, *, now: datetime | None = None, keep_backups: 
         pass  # reported as read-only just below
     if not data_dir.is_dir() or not writable_dir(data_dir) or (
             path.exists() and not os.access(path, os.W_OK)):
-        return _read_only(path, notices, READ_ONLY, (
-            f"The data folder {data_dir} is read-only, so examdesk cannot save your progress. "
-            f"You can look at what was saved before, but new answers will not be saved. Make "
-            f"the folder writable, or start examdesk with --data-dir set to a writable "
-            f"folder.")), notices
+        return _read_only(path, notices, READ_ONLY, folder=data_dir), notices
     try:
         try:
             store = _open_or_replace_damaged(path, data_dir, now, notices)
-        except TooNewDatabase:
+        except TooNewDatabase as exc:
             newer, path = path, side_path(path)
-            notices.append(Notice(
-                TOO_NEW, f"Your progress file {newer} was written by a newer version of "
-                         f"examdesk. It was left untouched. Until you update examdesk, your "
-                         f"progress is saved in {path} instead; after updating, your full "
-                         f"history is back.", newer))
+            notices.append(Notice(TOO_NEW, newer, {"side_path": path, "version": exc.version,
+                                                   "supported": SCHEMA_VERSION}))
             store = _open_or_replace_damaged(path, data_dir, now, notices)
     except (StorageError, TooNewDatabase, CorruptDatabase, sqlite3.Error) as exc:
-        full = isinstance(exc, StorageFull)
-        return _read_only(path, notices, DISK_FULL if full else STORAGE, (
-            f"examdesk cannot save your progress in {path} "
-            f"({'the disk is full' if full else _detail(exc, path)}). Nothing you do will be "
-            f"saved until that is fixed; then restart examdesk.")), notices
+        if isinstance(exc, StorageFull):
+            return _read_only(path, notices, DISK_FULL), notices
+        return _read_only(path, notices, STORAGE, detail=_detail(exc, path)), notices
     if not any(n.kind == CORRUPT for n in notices):  # a fresh file must not push out backups
         _backup(store.path, data_dir, now, keep_backups, notices)
     free = shutil.disk_usage(data_dir).free
     if free < LOW_DISK_BYTES:
-        notices.append(Notice(
-            LOW_DISK, f"Only {free / 2**20:.1f} MiB are free on the disk that holds {data_dir}. "
-                      f"When it is full, examdesk cannot save your answers.", data_dir))
+        notices.append(Notice(LOW_DISK, data_dir, {"free_mib": f"{free / 2**20:.1f}"}))
     return store, notices
 
 
@@ -139,6 +136,4 @@ def _backup(path: Path, data_dir: Path, now: datetime, keep: int,
         backups.daily_backup(path, data_dir, today=now.date(), keep=keep)
     except Exception as exc:  # noqa: BLE001 - a failed backup must not stop the app
         folder = backups.backups_dir(data_dir)
-        notices.append(Notice(
-            BACKUP_FAILED, f"The daily backup of {path} could not be written to {folder} "
-                           f"({exc}). Your progress file itself is fine.", folder))
+        notices.append(Notice(BACKUP_FAILED, folder, {"detail": exc}))

@@ -7,22 +7,38 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from . import messages
+
 
 class StorageError(Exception):
-    """The disk refused a read or write. The message is for the learner; ``path`` names the
-    file. A failed write was rolled back whole: earlier progress is intact."""
+    """The disk refused a read or write. ``kind`` names what happened (a key of
+    ``messages.TEMPLATES``: disk_full, read_only, locked, disk_io), ``path`` the file;
+    ``text()`` is the learner's message, English or translated. A failed write was rolled
+    back whole: earlier progress is intact."""
 
-    def __init__(self, message: str, path: Path):
-        super().__init__(message)
-        self.path = path
+    kind = "disk_io"
+
+    def __init__(self, path: Path, *, kind: str | None = None, detail: str = ""):
+        self.path = Path(path)
+        self.kind = kind or type(self).kind
+        self.detail = detail
+        super().__init__(self.text())
+
+    def text(self, translate: messages.Translate | None = None) -> str:
+        return messages.render(self.kind, {"path": self.path, "detail": self.detail},
+                               translate)
 
 
 class StorageFull(StorageError):
     """The disk (or the file's page limit) is full."""
 
+    kind = "disk_full"
+
 
 class StorageReadOnly(StorageError):
     """The file or its folder cannot be written."""
+
+    kind = "read_only"
 
 
 def storage_error(path: Path, exc: sqlite3.Error) -> StorageError | None:
@@ -30,21 +46,14 @@ def storage_error(path: Path, exc: sqlite3.Error) -> StorageError | None:
     name = getattr(exc, "sqlite_errorname", "")  # Python >= 3.11; the message otherwise
     text = str(exc)
     if name.startswith("SQLITE_FULL") or "disk is full" in text:
-        return StorageFull(f"Cannot save to {path}: the disk is full. What you just entered "
-                           f"was not saved; your earlier progress is intact. Free some space "
-                           f"and try again.", path)
+        return StorageFull(path)
     if name.startswith("SQLITE_READONLY") or "readonly database" in text:
-        return StorageReadOnly(f"Cannot save to {path}: the file or its folder is read-only. "
-                               f"What you just entered was not saved. Make the folder "
-                               f"writable or choose another data folder (--data-dir).", path)
+        return StorageReadOnly(path)
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
-        return StorageError(f"Cannot use {path}: another program kept it locked. What you "
-                            f"just entered was not saved. Close other examdesk windows and "
-                            f"try again.", path)
+        return StorageError(path, kind="locked")
     if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")) or any(
             t in text for t in ("disk I/O error", "unable to open database file")):
-        return StorageError(f"Cannot read or write {path} ({text}). What you just entered "
-                            f"was not saved; your earlier progress is intact.", path)
+        return StorageError(path, detail=text)
     return None
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import store_stats as rows
 from .model import Bank
 from .store import ProgressStore
+
+__all__ = ["Accuracy", "TrendPoint", "QuestionTime", "accuracy_by_topic", "accuracy_by_type",
+           "score_trend", "time_per_question"]
 
 
 @dataclass(frozen=True)
@@ -28,15 +32,9 @@ class Accuracy:
         return self.points / self.max_points if self.max_points else 0.0
 
 
-def _totals(store: ProgressStore) -> list[dict]:
-    return list(store.query(
-        "SELECT question_id, attempts, graded, correct, points, max_points, visits, seconds "
-        "FROM question_totals"))
-
-
 def _accuracy_by(store: ProgressStore, bank: Bank, keys_of) -> list[Accuracy]:
     acc: dict[str, list[float]] = {}
-    for row in _totals(store):
+    for row in rows.question_totals(store):
         try:
             q = bank.question(row["question_id"])
         except KeyError:
@@ -71,10 +69,7 @@ class TrendPoint:
 def score_trend(store: ProgressStore, paper_id: str) -> list[TrendPoint]:
     """Finished, scored sessions of a paper, oldest first."""
     return [TrendPoint(r["id"], r["finished_at"], r["score"], r["max_score"], r["mode"])
-            for r in store.query(
-                "SELECT id, finished_at, score, max_score, mode FROM sessions "
-                "WHERE paper_id = ? AND state IN ('submitted', 'auto_submitted') "
-                "AND score IS NOT NULL ORDER BY started_at", [paper_id])]
+            for r in rows.scored_sessions(store, paper_id)]
 
 
 @dataclass(frozen=True)
@@ -90,6 +85,5 @@ class QuestionTime:
 
 def time_per_question(store: ProgressStore, paper_id: str | None = None) -> list[QuestionTime]:
     """Mean time spent per visit (session) of each question."""
-    where, params = ("WHERE question_id LIKE ?", [f"{paper_id}/%"]) if paper_id else ("", [])
-    return [QuestionTime(r["question_id"], r["visits"], r["seconds"]) for r in store.query(
-        f"SELECT question_id, visits, seconds FROM question_totals {where}", params)]
+    return [QuestionTime(r["question_id"], r["visits"], r["seconds"])
+            for r in rows.question_times(store, paper_id)]

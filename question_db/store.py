@@ -26,234 +26,35 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from .sqlite_file import (StorageError, StorageFull, StorageReadOnly,  # noqa: F401 - re-exported
-                          is_corruption, read_only_connection, storage_error)
+from .enums import FINISHED_STATES, SUBMITTED_STATES, SessionMode
+from .enums import SessionState as SessionState_  # the record below takes the plain name
+from .enums import sql_list
+from .schema import MIGRATIONS, SCHEMA_VERSION
+from .sqlite_file import StorageError, is_corruption, read_only_connection, storage_error
 
 if TYPE_CHECKING:  # sqlite-utils is imported on first use (ProgressStore.db)
     import sqlite_utils
 
     from .grading import Grade  # only its fields are read here
 
-MODES = ("practice", "exam")
-ACTIVE = "active"
-FINISHED_STATES = ("submitted", "auto_submitted", "abandoned")
-STATES = (ACTIVE, *FINISHED_STATES)
+__all__ = ["ProgressStore", "SessionRecord", "AnswerRecord", "AnswerRef", "SessionState",
+           "PaperSummary", "TooNewDatabase", "CorruptDatabase"]
+
+ACTIVE = SessionState_.ACTIVE
 
 
 class TooNewDatabase(Exception):
     """The file was written by a newer examdesk; it is left untouched."""
 
+    def __init__(self, message: str, version: int = 0):
+        super().__init__(message)
+        self.version = version
+
 
 class CorruptDatabase(Exception):
     """The file is not a readable SQLite database."""
-
-
-# --- schema -----------------------------------------------------------------------------
-# sqlite-utils' ``Migrations`` records migrations by name in its own table and ignores names
-# it does not know, so it cannot tell a too-new file from an old one; a version number can.
-# Migration N takes a file at version N-1 to version N. Never edit a shipped step: append.
-_V1 = """
-CREATE TABLE sessions (
-    id INTEGER PRIMARY KEY,
-    paper_id TEXT NOT NULL,
-    mode TEXT NOT NULL CHECK (mode IN ('practice', 'exam')),
-    state TEXT NOT NULL CHECK (state IN ('active', 'submitted', 'auto_submitted', 'abandoned')),
-    started_at REAL NOT NULL,
-    deadline REAL,
-    finished_at REAL,
-    score REAL,
-    max_score REAL
-);
-CREATE INDEX sessions_by_paper ON sessions (paper_id, started_at);
-CREATE INDEX sessions_by_state ON sessions (mode, state);
-
--- every submit is a row: the history is never overwritten
-CREATE TABLE answers (
-    id INTEGER PRIMARY KEY,
-    session_id INTEGER NOT NULL REFERENCES sessions (id),
-    question_id TEXT NOT NULL,
-    response TEXT NOT NULL,      -- JSON
-    grade TEXT,                  -- JSON of Grade.to_json(), NULL until graded
-    seconds REAL NOT NULL,       -- running total spent on the question in this session
-    created_at REAL NOT NULL
-);
-CREATE INDEX answers_by_session ON answers (session_id, question_id, id);
-
--- what is on screen, saved while typing: one row per (session, question)
-CREATE TABLE drafts (
-    session_id INTEGER NOT NULL REFERENCES sessions (id),
-    question_id TEXT NOT NULL,
-    response TEXT NOT NULL,      -- JSON
-    seconds REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    PRIMARY KEY (session_id, question_id)
-);
-
-CREATE TABLE flags (
-    session_id INTEGER NOT NULL REFERENCES sessions (id),
-    question_id TEXT NOT NULL,
-    PRIMARY KEY (session_id, question_id)
-);
-"""
-
-# v2: review scheduling (cards, reviews), per-question totals kept by triggers so the
-# dashboard reads ~100 rows instead of scanning every answer, uids for export/import merges.
-_V2 = """
-ALTER TABLE sessions ADD COLUMN uid TEXT;
-UPDATE sessions SET uid = lower(hex(randomblob(16)));
-CREATE UNIQUE INDEX sessions_by_uid ON sessions (uid);
-
-ALTER TABLE answers ADD COLUMN uid TEXT;
-ALTER TABLE answers ADD COLUMN verdict TEXT;
-ALTER TABLE answers ADD COLUMN points REAL;
-ALTER TABLE answers ADD COLUMN max_points REAL;
-UPDATE answers SET uid = lower(hex(randomblob(16))),
-    verdict = json_extract(grade, '$.verdict'),
-    points = json_extract(grade, '$.points'),
-    max_points = json_extract(grade, '$.max_points');
-CREATE UNIQUE INDEX answers_by_uid ON answers (uid);
-
--- one row per question ever answered; maintained by the triggers below
-CREATE TABLE question_totals (
-    question_id TEXT PRIMARY KEY,
-    attempts INTEGER NOT NULL DEFAULT 0,   -- submitted answers
-    graded INTEGER NOT NULL DEFAULT 0,     -- with a verdict correct/partial/wrong
-    correct INTEGER NOT NULL DEFAULT 0,
-    points REAL NOT NULL DEFAULT 0,        -- over graded answers
-    max_points REAL NOT NULL DEFAULT 0,
-    visits INTEGER NOT NULL DEFAULT 0,     -- (session, question) pairs
-    seconds REAL NOT NULL DEFAULT 0        -- time spent over all visits
-);
-INSERT INTO question_totals (question_id, attempts, graded, correct, points, max_points,
-                             visits, seconds)
-SELECT question_id, COUNT(*),
-       SUM(verdict IN ('correct', 'partial', 'wrong')), SUM(verdict = 'correct'),
-       SUM(CASE WHEN verdict IN ('correct', 'partial', 'wrong') THEN points ELSE 0 END),
-       SUM(CASE WHEN verdict IN ('correct', 'partial', 'wrong') THEN max_points ELSE 0 END),
-       COUNT(DISTINCT session_id), 0
-FROM answers GROUP BY question_id;
-UPDATE question_totals SET seconds = (SELECT COALESCE(SUM(s), 0) FROM (
-    SELECT MAX(seconds) AS s FROM answers a WHERE a.question_id = question_totals.question_id
-    GROUP BY a.session_id));
-
-CREATE TRIGGER answers_totals_insert AFTER INSERT ON answers BEGIN
-    INSERT INTO question_totals (question_id) VALUES (NEW.question_id)
-        ON CONFLICT (question_id) DO NOTHING;
-    UPDATE question_totals SET
-        attempts = attempts + 1,
-        graded = graded + (COALESCE(NEW.verdict IN ('correct', 'partial', 'wrong'), 0)),
-        correct = correct + (COALESCE(NEW.verdict = 'correct', 0)),
-        points = points + CASE WHEN NEW.verdict IN ('correct', 'partial', 'wrong')
-                          THEN COALESCE(NEW.points, 0) ELSE 0 END,
-        max_points = max_points + CASE WHEN NEW.verdict IN ('correct', 'partial', 'wrong')
-                                 THEN COALESCE(NEW.max_points, 0) ELSE 0 END,
-        visits = visits + NOT EXISTS (SELECT 1 FROM answers WHERE session_id = NEW.session_id
-                                      AND question_id = NEW.question_id AND id < NEW.id),
-        seconds = seconds + MAX(0, NEW.seconds - COALESCE((SELECT MAX(seconds) FROM answers
-                  WHERE session_id = NEW.session_id AND question_id = NEW.question_id
-                  AND id < NEW.id), 0))
-    WHERE question_id = NEW.question_id;
-END;
-
-CREATE TRIGGER answers_totals_regrade AFTER UPDATE OF verdict, points, max_points ON answers
-BEGIN
-    UPDATE question_totals SET
-        graded = graded - (COALESCE(OLD.verdict IN ('correct', 'partial', 'wrong'), 0))
-                        + (COALESCE(NEW.verdict IN ('correct', 'partial', 'wrong'), 0)),
-        correct = correct - (COALESCE(OLD.verdict = 'correct', 0))
-                          + (COALESCE(NEW.verdict = 'correct', 0)),
-        points = points - CASE WHEN OLD.verdict IN ('correct', 'partial', 'wrong')
-                          THEN COALESCE(OLD.points, 0) ELSE 0 END
-                        + CASE WHEN NEW.verdict IN ('correct', 'partial', 'wrong')
-                          THEN COALESCE(NEW.points, 0) ELSE 0 END,
-        max_points = max_points - CASE WHEN OLD.verdict IN ('correct', 'partial', 'wrong')
-                                  THEN COALESCE(OLD.max_points, 0) ELSE 0 END
-                                + CASE WHEN NEW.verdict IN ('correct', 'partial', 'wrong')
-                                  THEN COALESCE(NEW.max_points, 0) ELSE 0 END
-    WHERE question_id = NEW.question_id;
-END;
-
--- FSRS card per question (fsrs.Card.to_json()), a cache of replaying its reviews
-CREATE TABLE cards (
-    question_id TEXT PRIMARY KEY,
-    card TEXT NOT NULL,
-    due REAL NOT NULL,
-    mastered_at REAL                      -- set by the learner; a later miss reopens it
-);
-CREATE INDEX cards_by_due ON cards (due);
-
-CREATE TABLE reviews (
-    id INTEGER PRIMARY KEY,
-    uid TEXT NOT NULL UNIQUE,
-    question_id TEXT NOT NULL,
-    answer_uid TEXT,                      -- the answer this outcome came from
-    rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
-    missed INTEGER NOT NULL,              -- lands the question in the wrong-answer book
-    source TEXT NOT NULL CHECK (source IN ('auto', 'override')),
-    reviewed_at REAL NOT NULL
-);
-CREATE INDEX reviews_by_question ON reviews (question_id, reviewed_at);
-
--- per-question review summary for the wrong-answer book, kept by the triggers below
-CREATE TABLE question_reviews (
-    question_id TEXT PRIMARY KEY,
-    reviews INTEGER NOT NULL DEFAULT 0,
-    misses INTEGER NOT NULL DEFAULT 0,
-    last_missed_at REAL
-);
-
-CREATE TRIGGER reviews_totals_insert AFTER INSERT ON reviews BEGIN
-    INSERT INTO question_reviews (question_id) VALUES (NEW.question_id)
-        ON CONFLICT (question_id) DO NOTHING;
-    UPDATE question_reviews SET
-        reviews = reviews + 1,
-        misses = misses + NEW.missed,
-        last_missed_at = CASE WHEN NEW.missed = 1 AND (last_missed_at IS NULL
-                              OR NEW.reviewed_at > last_missed_at)
-                         THEN NEW.reviewed_at ELSE last_missed_at END
-    WHERE question_id = NEW.question_id;
-END;
-
-CREATE TRIGGER reviews_totals_update AFTER UPDATE OF missed ON reviews BEGIN
-    UPDATE question_reviews SET
-        misses = misses - OLD.missed + NEW.missed,
-        last_missed_at = (SELECT MAX(reviewed_at) FROM reviews
-                          WHERE question_id = NEW.question_id AND missed = 1)
-    WHERE question_id = NEW.question_id;
-END;
-
-CREATE TABLE mastery (
-    question_id TEXT NOT NULL,
-    mastered_at REAL NOT NULL,
-    PRIMARY KEY (question_id, mastered_at)
-);
-
-CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
-
-def _statements(script: str) -> list[str]:
-    """Split a script into complete statements (trigger bodies contain ';')."""
-    out, buf = [], ""
-    for line in script.splitlines(keepends=True):
-        if line.lstrip().startswith("--"):
-            continue
-        buf += line
-        if sqlite3.complete_statement(buf):
-            out.append(buf.strip())
-            buf = ""
-    assert not buf.strip(), f"incomplete SQL statement: {buf[:80]}"
-    return out
-
-
-def _script(script: str) -> Callable[[sqlite3.Connection], None]:
-    # Not executescript(): it COMMITs first, which would break a migration's atomicity.
-    return lambda conn: [conn.execute(statement) for statement in _statements(script)]
-
-
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2)]
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 # --- records ----------------------------------------------------------------------------
@@ -263,8 +64,8 @@ class SessionRecord:
 
     id: int
     paper_id: str
-    mode: str
-    state: str
+    mode: SessionMode
+    state: SessionState_
     started_at: float
     deadline: float | None
     finished_at: float | None
@@ -285,10 +86,19 @@ class AnswerRecord:
     id: int
     session_id: int
     question_id: str
-    response: Any
+    response: Any  # stored JSON: ``grading.as_response`` reads it for its question
     grade: dict | None
     seconds: float
     created_at: float
+    uid: str = ""
+
+
+@dataclass(frozen=True)
+class AnswerRef:
+    """A just-stored answer: its row id and the uid reviews and exports refer to it by."""
+
+    id: int
+    uid: str
 
 
 @dataclass(frozen=True)
@@ -320,7 +130,8 @@ _SESSION = ("SELECT id, paper_id, mode, state, started_at, deadline, finished_at
 
 
 def _session(row: dict) -> SessionRecord:
-    return SessionRecord(**row)
+    return SessionRecord(**{**row, "mode": SessionMode(row["mode"]),
+                            "state": SessionState_(row["state"])})
 
 
 def _answer(row: dict) -> AnswerRecord:
@@ -328,7 +139,7 @@ def _answer(row: dict) -> AnswerRecord:
         id=row["id"], session_id=row["session_id"], question_id=row["question_id"],
         response=json.loads(row["response"]),
         grade=json.loads(row["grade"]) if row["grade"] is not None else None,
-        seconds=row["seconds"], created_at=row["created_at"])
+        seconds=row["seconds"], created_at=row["created_at"], uid=row.get("uid") or "")
 
 
 def _grade_columns(grade: Grade | None) -> dict:
@@ -340,6 +151,18 @@ def _grade_columns(grade: Grade | None) -> dict:
 
 def _now(now: float | None) -> float:
     return time.time() if now is None else now
+
+
+@contextmanager
+def _known_session(session_id: int) -> Iterator[None]:
+    """A row that refers to a session that does not exist is a clear ``KeyError`` (the
+    foreign key refuses it; no SELECT is spent on checking first)."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if "FOREIGN KEY" not in str(exc):
+            raise
+        raise KeyError(f"no session with id {session_id}") from None
 
 
 # --- opening ----------------------------------------------------------------------------
@@ -402,7 +225,7 @@ class ProgressStore:
             raise TooNewDatabase(
                 f"{self.path}: written by a newer examdesk (schema version {version}; this "
                 f"version understands up to {SCHEMA_VERSION}). Update examdesk; the file was "
-                f"not modified.")
+                f"not modified.", version)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.conn = sqlite3.connect(str(self.path))
@@ -559,14 +382,18 @@ class ProgressStore:
     def start_session(self, *, paper_id: str, mode: str, duration_s: int | None = None,
                       now: float | None = None) -> int:
         """A new active session; exams get ``deadline = now + duration_s``."""
-        if mode not in MODES:
-            raise ValueError(f"session mode must be one of {MODES}, not {mode!r}")
-        if mode == "exam" and not duration_s:
+        try:
+            mode = SessionMode(mode)
+        except ValueError:
+            raise ValueError(f"session mode must be one of {sql_list(SessionMode)}, "
+                             f"not {mode!r}") from None
+        if mode == SessionMode.EXAM and not duration_s:
             raise ValueError("an exam session needs a positive duration_s")
         started = _now(now)
         with self.write():
             return self.db["sessions"].insert({
-                "paper_id": paper_id, "mode": mode, "state": ACTIVE, "started_at": started,
+                "paper_id": paper_id, "mode": str(mode), "state": str(ACTIVE),
+                "started_at": started,
                 "deadline": started + duration_s if duration_s else None,
                 "uid": uuid.uuid4().hex,
             }).last_pk
@@ -576,6 +403,13 @@ class ProgressStore:
         if not rows:
             raise KeyError(f"no session with id {session_id}")
         return _session(rows[0])
+
+    def active_session(self, paper_id: str, mode: SessionMode) -> SessionRecord | None:
+        """The paper's newest active session of ``mode`` (to continue), if any."""
+        rows = list(self.query(f"{_SESSION} WHERE paper_id = ? AND mode = ? AND state = ? "
+                               "ORDER BY started_at DESC, id DESC LIMIT 1",
+                               [paper_id, str(mode), str(ACTIVE)]))
+        return _session(rows[0]) if rows else None
 
     def unfinished_exams(self) -> list[SessionRecord]:
         """Active exam sessions, newest first (offered for resume or auto-submit at start)."""
@@ -593,14 +427,15 @@ class ProgressStore:
                        now: float | None = None) -> None:
         """Close an active session; finishing one twice is a caller bug and raises."""
         if state not in FINISHED_STATES:
-            raise ValueError(f"a session finishes as one of {FINISHED_STATES}, not {state!r}")
+            raise ValueError(f"a session finishes as one of {sql_list(FINISHED_STATES)}, "
+                             f"not {state!r}")
         with self.write():
             current = self.session(session_id)
             if current.state != ACTIVE:
                 raise ValueError(f"session {session_id} is already {current.state}")
             self.execute(
                 "UPDATE sessions SET state = ?, score = ?, max_score = ?, finished_at = ? "
-                "WHERE id = ?", [state, score, max_score, _now(now), session_id])
+                "WHERE id = ?", [str(state), score, max_score, _now(now), session_id])
 
     def rescore_session(self, session_id: int, *, score: float, max_score: float) -> bool:
         """Bring a finished session's score up to date after later grading (self-marks, a
@@ -617,27 +452,29 @@ class ProgressStore:
             return True
 
     # --- answers, drafts, flags ---------------------------------------------------------
-    def record_answer(self, session_id: int, question_id: str, response: Any, *,
-                      grade: Grade | None, seconds: float, now: float | None = None) -> int:
-        """Append a submitted response to the history; returns the answer id.
+    def record_answer(self, session_id: int, question_id: str, response: dict, *,
+                      grade: Grade | None, seconds: float, now: float | None = None
+                      ) -> AnswerRef:
+        """Append a submitted response (its stored JSON) to the history.
 
         ``seconds`` is the running total spent on the question in this session, not a delta.
+        An unknown session is a ``KeyError`` (the foreign key refuses the row: no SELECT).
         """
-        with self.write():
-            self.session(session_id)  # a clear KeyError rather than a foreign-key error
-            return self.db["answers"].insert({
-                "session_id": session_id, "question_id": question_id,
-                "response": json.dumps(response, ensure_ascii=False),
-                "grade": json.dumps(grade.to_json(), ensure_ascii=False) if grade else None,
-                "seconds": seconds, "created_at": _now(now), "uid": uuid.uuid4().hex,
-                **_grade_columns(grade),
-            }).last_pk
+        uid = uuid.uuid4().hex
+        with self.write(), _known_session(session_id):
+            cursor = self.execute(
+                "INSERT INTO answers (session_id, question_id, response, grade, seconds, "
+                "created_at, uid, verdict, points, max_points) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [session_id, question_id, json.dumps(response, ensure_ascii=False),
+                 json.dumps(grade.to_json(), ensure_ascii=False) if grade else None,
+                 seconds, _now(now), uid, *_grade_columns(grade).values()])
+            return AnswerRef(cursor.lastrowid, uid)
 
-    def save_draft(self, session_id: int, question_id: str, response: Any, *, seconds: float,
+    def save_draft(self, session_id: int, question_id: str, response: dict, *, seconds: float,
                    now: float | None = None) -> None:
         """Replace the question's draft (what is on screen); ``seconds`` as in record_answer."""
-        with self.write():
-            self.session(session_id)
+        with self.write(), _known_session(session_id):
             self.execute(
                 "INSERT INTO drafts (session_id, question_id, response, seconds, updated_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, question_id) DO UPDATE SET "
@@ -647,14 +484,19 @@ class ProgressStore:
                  _now(now)])
 
     def set_flag(self, session_id: int, question_id: str, flagged: bool) -> None:
-        with self.write():
-            self.session(session_id)
+        with self.write(), _known_session(session_id):
             if flagged:
                 self.execute("INSERT OR IGNORE INTO flags (session_id, question_id) "
                                 "VALUES (?, ?)", [session_id, question_id])
             else:
                 self.execute("DELETE FROM flags WHERE session_id = ? AND question_id = ?",
                                 [session_id, question_id])
+
+    def answer(self, answer_id: int) -> AnswerRecord:
+        rows = list(self.query("SELECT * FROM answers WHERE id = ?", [answer_id]))
+        if not rows:
+            raise KeyError(f"no answer with id {answer_id}")
+        return _answer(rows[0])
 
     def set_grade(self, answer_id: int, grade: Grade) -> None:
         """Store a grade on an existing answer (a snapshot; reports regrade responses)."""
@@ -692,16 +534,17 @@ class ProgressStore:
             draft_saved_at={r["question_id"]: r["updated_at"] for r in draft_rows})
 
     # --- library ------------------------------------------------------------------------
-    def paper_summary(self, paper_id: str, *, mode: str = "exam") -> PaperSummary:
+    def paper_summary(self, paper_id: str, *, mode: SessionMode = SessionMode.EXAM
+                      ) -> PaperSummary:
         """Best and last score over submitted sessions, and the session to resume."""
         with self.atomic():
             done = list(self.query(
                 "SELECT score, max_score FROM sessions WHERE paper_id = ? AND mode = ? "
-                "AND state IN ('submitted', 'auto_submitted') AND score IS NOT NULL "
-                "ORDER BY started_at DESC, id DESC", [paper_id, mode]))
+                f"AND state IN {sql_list(SUBMITTED_STATES)} AND score IS NOT NULL "
+                "ORDER BY started_at DESC, id DESC", [paper_id, str(mode)]))
             active = list(self.query(
-                "SELECT id FROM sessions WHERE paper_id = ? AND mode = ? AND state = 'active' "
-                "ORDER BY started_at DESC, id DESC LIMIT 1", [paper_id, mode]))
+                "SELECT id FROM sessions WHERE paper_id = ? AND mode = ? AND state = ? "
+                "ORDER BY started_at DESC, id DESC LIMIT 1", [paper_id, str(mode), str(ACTIVE)]))
         return PaperSummary(
             best_score=max((r["score"] for r in done), default=None),
             last_score=done[0]["score"] if done else None,
@@ -710,5 +553,3 @@ class ProgressStore:
             unfinished_session_id=active[0]["id"] if active else None)
 
 
-# The worker thread lives in store_worker.py (importable without this module: start-up).
-from .store_worker import StoreWorker  # noqa: E402,F401 - re-exported

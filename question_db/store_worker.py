@@ -29,7 +29,7 @@ class StoreWorker:
     job submitted afterwards also fails with.
 
     ``open_store`` (optional) opens the store instead of ``ProgressStore(path)`` and returns
-    ``(store, info)``; ``ready`` then resolves to ``info`` (``recovery.progress_worker``
+    ``(store, info)``; ``ready`` then resolves to ``info`` (``progress_worker`` below
     passes the recovery notices this way).
 
     ``held`` (optional): the thread waits to open the store, and so to run any job, until

@@ -14,7 +14,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .bank import BUNDLED_PAPERS
+from .paths import BUNDLED_PAPERS
 from .model import Paper
 from .paths import data_dir as default_data_dir
 

@@ -1,5 +1,6 @@
-"""Fixtures shared by the Qt tests: real windows over a real SQLite file (the leak detectors
-are conftest's ``no_leaks``).
+"""Fixtures shared by the Qt tests: examdesk built by its one composition root
+(``desktop.app.build_app``, as a launch builds it) over a real data folder, without a kernel
+(the leak detectors are conftest's ``no_leaks``).
 
 Used as a pytest plugin by the test_gui_* modules (``pytest_plugins``), so conftest.py stays
 free of Qt for the core tests.
@@ -12,13 +13,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
-from desktop.db import DbOps
-from desktop.main_window import MainWindow
+from desktop.app import build_app
+from desktop.config import Options
 from question_db.bank import load_bank
 from question_db.model import Bank
-from question_db.store import StoreWorker
 
 _BANK: Bank | None = None
 
@@ -45,21 +45,28 @@ def no_leaked_qt_objects():
 
 
 class App:
-    """One 'launch' of examdesk: a store worker, DbOps and a MainWindow on a DB file."""
+    """One 'launch' of examdesk on a data folder (``build_app``, no kernel): the bundled bank
+    is parsed once per test run and handed in, everything else is the production wiring."""
 
-    def __init__(self, qtbot, db_path: Path, settings_path: Path) -> None:
+    def __init__(self, qtbot, data_dir: Path, settings_path: Path) -> None:
         self.qtbot = qtbot
-        self.worker = StoreWorker(db_path)
-        self.db = DbOps(self.worker)
         self.settings = QSettings(str(settings_path), QSettings.Format.IniFormat)
-        self.window = MainWindow(self.db, self.settings, bundled_bank())
-        self.window.show()
+        self.running = build_app(Options(data_dir=data_dir, no_kernel=True),
+                                 settings=self.settings, bank=bundled_bank())
+        self.db = self.running.db
+        self.window = self.running.window
         qtbot.waitExposed(self.window)
         self.closed = False
+        self.wait_idle()  # the store opened after the first paint; the library is filled
+
+    @property
+    def worker(self):
+        return self.db.worker
 
     def wait_idle(self) -> None:
         """Every queued store job ran and its callback was delivered."""
-        self.qtbot.waitUntil(lambda: self.db.pending == 0)
+        self.qtbot.waitUntil(lambda: self.db.pending == 0 and self.db.worker.ready.done(),
+                             timeout=10_000)
 
     def wait_screen(self, kind: type):
         self.qtbot.waitUntil(lambda: isinstance(self.window.screen_view, kind))
@@ -70,8 +77,11 @@ class App:
         if self.closed:
             return
         self.closed = True
+        for box in self.window.findChildren(QMessageBox):
+            box.close()
         self.window.close()
-        assert self.worker.close(), "store worker did not stop"
+        self.running.shutdown()
+        assert not self.db.worker._thread.is_alive(), "store worker did not stop"
         self.window.deleteLater()
         self.db.deleteLater()
         QApplication.processEvents()
@@ -87,7 +97,7 @@ def launch(qtbot, tmp_path):
     def make(data_dir: Path | None = None) -> App:
         folder = data_dir or tmp_path
         folder.mkdir(parents=True, exist_ok=True)
-        app = App(qtbot, folder / "progress.sqlite3", folder / "settings.ini")
+        app = App(qtbot, folder, folder / "settings.ini")
         apps.append(app)
         return app
 

@@ -8,7 +8,6 @@ is a real tmpfs remounted read-only (root only, skipped elsewhere with the reaso
 """
 from __future__ import annotations
 
-import argparse
 import functools
 import os
 import signal
@@ -23,17 +22,18 @@ import pytest
 from conftest import mounted_tmpfs
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 import desktop.app as app_module
-from desktop.app import RunningApp, start_app
+from desktop.app import RunningApp, build_app
+from desktop.config import Options
 from desktop.single_instance import SingleInstance, ask_owner_to_activate
 from desktop.views.exam import ExamView
 from desktop.views.report import ReportView
 from question_db import recovery
 from question_db.instance_lock import InstanceLock
-from question_db.recovery import open_progress, progress_path
-from question_db.store import ProgressStore
+from question_db.paths import progress_path
+from question_db.recovery import open_progress
 
 pytestmark = pytest.mark.gui
 
@@ -64,9 +64,8 @@ def start(qtbot, tmp_path):
     def make(data_dir: Path) -> RunningApp:
         instance = SingleInstance(data_dir)
         assert instance.acquire()
-        args = argparse.Namespace(no_kernel=True, bench_ready=False)
         settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-        running = start_app(QApplication.instance(), data_dir, args, settings)
+        running = build_app(Options(data_dir=data_dir, no_kernel=True), settings=settings)
         started.append((instance, running))
         qtbot.waitUntil(lambda: bool(running.window.bank.papers), timeout=READY_S * 1000)
         return running
@@ -121,7 +120,12 @@ def test_second_launch_brings_the_first_forward_and_exits_0(tmp_path):
         # The library can show before the store has opened (the bank loads beside it):
         # wait for the first instance's own files (database, daily backup) to settle.
         end = time.monotonic() + READY_S
-        while not (progress_path(data).exists() and any((data / "backups").glob("*"))):
+
+        def backup_done() -> bool:  # written as .partial first, then renamed
+            names = [p.name for p in (data / "backups").glob("*")]
+            return bool(names) and not any(".partial" in n for n in names)
+
+        while not (progress_path(data).exists() and backup_done()):
             assert time.monotonic() < end, "the first examdesk never opened its store"
             time.sleep(0.05)
         files = listing(data)
@@ -199,7 +203,7 @@ def test_damaged_progress_file_starts_the_app_keeps_the_file_and_restores_the_ba
         qtbot.mouseClick(restore, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(asked))  # the restored exam is offered for resume
     assert "unfinished exam" in asked[0]
-    state = running.db.run(ProgressStore.session_state, session).result(10)
+    state = running.db.run(lambda store: store.session_state(session)).result(10)
     assert state.drafts == {"000/1": "C"}
     assert next(data.glob("progress.replaced-*.sqlite3")).exists()  # the new file, kept
     assert kept.read_bytes() == damaged
@@ -240,7 +244,7 @@ def test_read_only_disk_starts_shows_saved_progress_and_refuses_writes(
     qtbot.waitUntil(lambda: running.notices.box is not None)
     assert "read-only" in running.notices.box.text()
     assert str(read_only_disk) in running.notices.box.text()
-    sessions = running.db.run(ProgressStore.sessions).result(10)
+    sessions = running.db.run(lambda store: store.sessions()).result(10)
     assert [s.mode for s in sessions] == ["practice"]  # what was saved is there to see
     running.window.start_exam("000", 3600)
     warning = running.window.storage_warning
@@ -274,7 +278,7 @@ def test_full_disk_while_answering_keeps_the_answer_on_screen_and_saves_it_later
     assert pasted in editor.toPlainText()  # nothing lost on screen
     qid = view.question_id(index)
     assert qid in view._dirty  # and queued to be saved again
-    state = running.db.run(ProgressStore.session_state, view.session_id).result(10)
+    state = running.db.run(lambda store: store.session_state(view.session_id)).result(10)
     assert qid not in state.drafts
 
     # Submitting on a full disk fails cleanly: the exam stays open and editable.
@@ -289,12 +293,57 @@ def test_full_disk_while_answering_keeps_the_answer_on_screen_and_saves_it_later
     blank = view.current_page().answer.edits[0]
     qtbot.keyClicks(blank, "LoRA")  # the next change saves everything still unsaved
     qtbot.waitUntil(lambda: not view._dirty and running.db.pending == 0, timeout=5000)
-    state = running.db.run(ProgressStore.session_state, view.session_id).result(10)
+    state = running.db.run(lambda store: store.session_state(view.session_id)).result(10)
     assert pasted in state.drafts[qid]["code"]
-    assert state.drafts[view.question_id(view.current)][0] == "LoRA"
+    assert state.drafts[view.question_id(view.current)]["blanks"][0] == "LoRA"
     view.submit()
     qtbot.waitUntil(lambda: isinstance(window.screen_view, ReportView), timeout=10_000)
     report = window.screen_view.report
     assert report.state == "submitted"
     assert shiboken6.isValid(window)
+    assert integrity(progress_path(data)) == "ok"
+
+
+def test_full_disk_on_a_practice_submit_keeps_it_editable_and_stores_nothing(
+        start, qtbot, tmp_path):
+    """A practice answer is one action and one transaction: on a full disk (SQLite may not
+    grow the file by a page) neither the answer, its draft nor a review is stored, no
+    verdict is shown for it, the answer stays editable, and the learner is told; once there
+    is space, the same submit stores it."""
+    from desktop.views.practice import PracticeView
+
+    data = tmp_path / "data"
+    running = start(data)
+    window = running.window
+    window.open_practice("000")
+    qtbot.waitUntil(lambda: isinstance(window.screen_view, PracticeView))
+    view = window.screen_view
+    index = next(i for i, q in enumerate(view.questions) if q.type == "short_answer")
+    view.go_to(index)
+    page = view.current_page()
+    qtbot.waitUntil(lambda: running.db.pending == 0)
+    running.db.run(lambda store: store.db.execute(
+        f"PRAGMA max_page_count = {store.db.execute('PRAGMA page_count').fetchone()[0]}")
+    ).result(10)
+    essay = "\n".join(f"第{i}点：低秩分解 W = W0 + BA，只训练 A、B。" for i in range(3000))
+    page.answer.text.setPlainText(essay)  # too big for the pages the file has left
+    view.submit_current()
+    warning = window.storage_warning
+    qtbot.waitUntil(lambda: warning.box is not None and warning.box.isVisible(), timeout=5000)
+    assert "disk is full" in warning.box.text()
+    assert not page.feedback.isVisible() and "Not saved" in page.verdict.text()
+    assert not page.answer.text.isReadOnly() and view.submit_button.isEnabled()
+    assert page.answer.text.toPlainText() == essay
+    qid = view.question_id(index)
+    counts = running.db.run(lambda store: [store.db.execute(
+        f"SELECT COUNT(*) FROM {t} WHERE question_id = ?", [qid]).fetchone()[0]
+        for t in ("answers", "drafts", "reviews")]).result(10)
+    assert counts == [0, 0, 0]
+
+    running.db.run(lambda store: store.db.execute("PRAGMA max_page_count = 1073741823")
+                   ).result(10)  # space again
+    view.submit_current()
+    qtbot.waitUntil(lambda: page.feedback.isVisible(), timeout=5000)
+    state = running.db.run(lambda store: store.session_state(view.session_id)).result(10)
+    assert state.answers[qid].response["text"] == essay
     assert integrity(progress_path(data)) == "ok"

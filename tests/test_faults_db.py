@@ -27,11 +27,13 @@ from conftest import mounted_tmpfs
 from question_db import backups
 from question_db.grading import Grade
 from question_db.instance_lock import InstanceLock
+from question_db.paths import progress_path
 from question_db.recovery import (BACKUP_FAILED, CORRUPT, DISK_FULL, LOW_DISK, READ_ONLY,
-                                  TOO_NEW, open_progress, progress_path, progress_worker,
-                                  side_path)
-from question_db.sqlite_file import copy_database
-from question_db.store import (SCHEMA_VERSION, ProgressStore, StorageFull, StorageReadOnly)
+                                  TOO_NEW, open_progress, side_path)
+from question_db.schema import SCHEMA_VERSION
+from question_db.sqlite_file import StorageFull, StorageReadOnly, copy_database
+from question_db.store_worker import progress_worker
+from question_db.store import ProgressStore
 
 REPO = Path(__file__).resolve().parents[1]
 DAY1 = datetime(2026, 11, 27, 9, 0, 0)
@@ -474,7 +476,7 @@ PERMISSIONS_SCENARIO = textwrap.dedent("""
     import json, sys
     from pathlib import Path
     from question_db.recovery import open_progress
-    from question_db.store import StorageReadOnly
+    from question_db.sqlite_file import StorageReadOnly
     store, notices = open_progress(Path(sys.argv[1]))
     result = {"kinds": [n.kind for n in notices], "read_only": store.read_only,
               "answers": len(store.session_state(1).answers)}

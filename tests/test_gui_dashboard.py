@@ -15,7 +15,8 @@ from desktop.views.dashboard import DashboardView
 from desktop.views.practice import PracticeView
 from desktop.views.wrong_book import WrongBookView
 from gui_fixtures import bundled_bank, db_rows, launch, no_leaked_qt_objects  # noqa: F401
-from question_db import exam, review
+from question_db import actions, review
+from question_db.responses import ChoiceResponse
 
 pytestmark = pytest.mark.gui
 NOW = time.time()
@@ -31,12 +32,15 @@ def two_exams(store) -> None:
     paper = bundled_bank().paper("001")
     q1, q2, q11 = paper.question(1), paper.question(2), paper.question(11)
     first = store.start_session(paper_id="001", mode="exam", duration_s=9000, now=NOW - 3 * DAY)
-    exam.submit_exam(store, paper, first, {q1.id: q1.answer, q2.id: wrong(q2),
-                                           q11.id: list(q11.answer)},
-                     {q1.id: 60, q2.id: 30, q11.id: 90}, now=NOW - 3 * DAY + 600)
+    pick = lambda *letters: ChoiceResponse(tuple(letters))  # noqa: E731
+    actions.submit_exam(store, paper=paper, session_id=first,
+                        responses={q1.id: pick(q1.answer), q2.id: pick(wrong(q2)),
+                                   q11.id: pick(*q11.answer)},
+                        seconds={q1.id: 60, q2.id: 30, q11.id: 90}, now=NOW - 3 * DAY + 600)
     second = store.start_session(paper_id="001", mode="exam", duration_s=9000, now=NOW - DAY)
-    exam.submit_exam(store, paper, second, {q1.id: q1.answer, q2.id: q2.answer},
-                     {q1.id: 120, q2.id: 30}, now=NOW - DAY + 600)
+    actions.submit_exam(store, paper=paper, session_id=second,
+                        responses={q1.id: pick(q1.answer), q2.id: pick(q2.answer)},
+                        seconds={q1.id: 120, q2.id: 30}, now=NOW - DAY + 600)
 
 
 def table(panel) -> list[list[str]]:

@@ -11,6 +11,7 @@ from desktop.views.countdown import Countdown
 from desktop.views.exam import ExamView, StartExamDialog
 from desktop.views.library import LibraryView
 from desktop.views.report import ReportView
+from question_db.responses import BlanksResponse, ChoiceResponse
 from gui_fixtures import bundled_bank, db_rows, launch, no_leaked_qt_objects  # noqa: F401
 from question_db.grading import grade_answer
 
@@ -49,8 +50,9 @@ def test_short_exam_auto_submits_and_report_matches_grading(launch, tmp_path):
     assert report.state == "auto_submitted"
     paper = bundled_bank().paper("000")
     programming = next(r for r in report.questions if r.number == 34)
-    assert programming.verdict == "pending" and "# my attempt" in programming.response["code"]
-    responses = {"000/1": "A", "000/2": "A", "000/16": ["A", "B"], "000/21": ["LoRA"],
+    assert programming.verdict == "pending" and "# my attempt" in programming.response.code
+    responses = {"000/1": ChoiceResponse(("A",)), "000/2": ChoiceResponse(("A",)),
+                 "000/16": ChoiceResponse(("A", "B")), "000/21": BlanksResponse(("LoRA",)),
                  "000/34": programming.response}
     for section, line in zip(paper.sections, report.sections):
         expected = sum(
@@ -95,10 +97,10 @@ def test_close_relaunch_and_resume_keeps_answers_flags_drafts_and_deadline(
     assert asked and "minutes left" in asked[0]
     assert resumed.deadline == deadline  # the wall-clock deadline, not a fresh hour
     assert 0 < resumed.remaining() <= 3600
-    assert resumed.response(index_of(resumed, 1)) == "C"
-    assert resumed.response(index_of(resumed, 22))[0] == "QLoRA"
+    assert resumed.response(index_of(resumed, 1)) == ChoiceResponse(("C",))
+    assert resumed.response(index_of(resumed, 22)).blanks[0] == "QLoRA"
     essay = resumed.response(index_of(resumed, 31))
-    assert essay["text"] == "分三步：数据、训练、部署"
+    assert essay.text == "分三步：数据、训练、部署"
     assert "000/3" in resumed.flags
     sheet = resumed.sheet
     assert sheet.state(index_of(resumed, 1)) == "answered"
@@ -218,7 +220,7 @@ def test_pending_subjective_answer_self_marked_in_report_and_past_report_opens(l
     app.qtbot.waitUntil(lambda: next(r for r in report_view.report.questions
                                      if r.number == 31).verdict != "pending")
     row = next(r for r in report_view.report.questions if r.number == 31)
-    assert row.points == rubric[0].points and row.response["text"] == "显存按 16 B/参数估算"
+    assert row.points == rubric[0].points and row.response.text == "显存按 16 B/参数估算"
 
     app.window.go_library()
     app.wait_idle()

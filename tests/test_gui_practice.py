@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
 from desktop.views.practice import PracticeView
+from question_db.responses import ChoiceResponse
 from gui_fixtures import db_rows, launch, no_leaked_qt_objects  # noqa: F401
 
 pytestmark = pytest.mark.gui
@@ -27,8 +28,9 @@ def test_single_choice_verdict_shown_and_answer_written(launch, tmp_path):
     assert question.type == "single_choice" and question.answer == "A"
 
     app.qtbot.keyClick(view, Qt.Key.Key_2)  # "2" picks option B, the wrong one
-    assert view.response(0) == "B"
+    assert view.response(0) == ChoiceResponse(("B",))
     app.qtbot.keyClick(view, Qt.Key.Key_Return)
+    app.wait_idle()  # the verdict shows once the answer is stored
 
     page = view.pages[0]
     assert page.feedback.isVisible()
@@ -36,11 +38,10 @@ def test_single_choice_verdict_shown_and_answer_written(launch, tmp_path):
     assert "<b>A</b>" in page.key.text()
     assert page.explanation.text()
     assert not view.submit_button.isEnabled()  # one submit per question
-    app.wait_idle()
     rows = db_rows(tmp_path / "progress.sqlite3",
                    "SELECT * FROM answers WHERE question_id = ?", ["000/1"])
     assert len(rows) == 1
-    assert rows[0]["response"] == "B"
+    assert rows[0]["response"] == {"v": 1, "kind": "choice", "picked": ["B"]}
     assert rows[0]["grade"]["verdict"] == "wrong"
     assert rows[0]["seconds"] >= 0
 
@@ -56,6 +57,7 @@ def test_corrected_question_shows_both_keys_and_reason_after_submit(launch):
     assert not page.feedback.isVisible() and "Answer first" in page.verdict.text()
     app.qtbot.keyClick(view, Qt.Key.Key_B)
     app.qtbot.keyClick(view, Qt.Key.Key_Return)
+    app.wait_idle()
     assert page.errata.isVisible()
     seed = page.errata.findChild(type(page.verdict), "errata_seed_key").text()
     verified = page.errata.findChild(type(page.verdict), "errata_verified_key").text()
@@ -72,6 +74,7 @@ def test_void_question_says_it_is_not_scored(launch):
     notice = page.findChild(type(page.verdict), "void_notice")
     assert notice is not None and "not scored" in notice.text()
     app.qtbot.keyClick(view, Qt.Key.Key_Return)  # a void question may be submitted blank
+    app.wait_idle()
     assert "Void" in page.verdict.text()
 
 
@@ -86,6 +89,7 @@ def test_subjective_self_marks_are_stored(launch, tmp_path):
     app.qtbot.keyClicks(editor, "LoRA")
     editor.insertPlainText(" 只训练低秩增量")  # QTest.keyClicks aborts on non-Latin-1 text
     view.submit_current()
+    app.wait_idle()
     assert page.answer.rubric is not None and page.answer.rubric.isVisible()
     assert view.marks_button.isVisible()
     rubric = page.question.rubric
@@ -120,14 +124,14 @@ def test_typing_is_autosaved_as_a_draft_and_restored(launch, tmp_path):
     def draft_saved():
         rows = db_rows(tmp_path / "progress.sqlite3", "SELECT * FROM drafts "
                        "WHERE question_id = ?", ["000/21"])
-        return bool(rows) and rows[0]["response"][0] == "LoRA"
+        return bool(rows) and rows[0]["response"]["blanks"][0] == "LoRA"
 
     app.qtbot.waitUntil(draft_saved)  # the debounce saves without leaving the question
     app.quit()
 
     again = launch()
     view = open_practice(again)  # continues the same practice session
-    assert view.response(index_of(view, 21))[0] == "LoRA"
+    assert view.response(index_of(view, 21)).blanks[0] == "LoRA"
 
 
 def test_arrow_keys_navigate_except_while_typing(launch):
@@ -165,7 +169,7 @@ def test_multiple_choice_letters_toggle_and_space_toggles_last(launch):
     for key in (Qt.Key.Key_A, Qt.Key.Key_C, Qt.Key.Key_D):
         app.qtbot.keyClick(view, key)
     app.qtbot.keyClick(view, Qt.Key.Key_Space)  # toggles D back off
-    assert view.response(view.current) == ["A", "C"]
+    assert view.response(view.current) == ChoiceResponse(("A", "C"))
 
 
 def test_zoom_changes_question_text_size_and_is_remembered(launch):

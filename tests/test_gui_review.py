@@ -13,8 +13,8 @@ from desktop.views.practice import PracticeView
 from desktop.views.report import ReportView
 from desktop.views.wrong_book import WrongBookView
 from gui_fixtures import bundled_bank, db_rows, launch, no_leaked_qt_objects  # noqa: F401
-from question_db import practice, review
-from question_db.exam import grade_in_paper
+from question_db import actions, review
+from question_db.responses import ChoiceResponse
 
 pytestmark = pytest.mark.gui
 
@@ -41,12 +41,12 @@ def book_ids(view: WrongBookView) -> list[str]:
 def miss(store, qid: str, *, now: float | None = None) -> None:
     """A wrong practice answer, as the practice screen stores it (in a run of its own)."""
     q = bundled_bank().question(qid)
-    run = practice.start_run(store, bundled_bank(), [qid], now=now)
+    run = actions.start_run(store, bank=bundled_bank(), question_ids=[qid], now=now)
     wrong = next(k for k in q.options if k != q.answer)
-    practice.submit_answer(store, run.papers[q.paper_id], run.sessions[q.paper_id], q, wrong,
-                           grade=grade_in_paper(run.papers[q.paper_id], q, wrong), seconds=30,
-                           now=now)
-    practice.finish_run(store, run.sessions.values(), now=now)
+    actions.submit_practice_answer(store, paper=run.papers[q.paper_id],
+                                   session_id=run.sessions[q.paper_id], question=q,
+                                   response=ChoiceResponse((wrong,)), seconds=30, now=now)
+    actions.finish_run(store, session_ids=run.sessions.values(), now=now)
 
 
 def test_wrong_practice_answer_is_in_the_book_and_mastering_removes_it(launch, tmp_path):

@@ -22,7 +22,7 @@ from desktop.views.practice import PracticeView
 from question_db import trust
 from question_db.bank import load_bank
 from question_db.paths import user_papers_dir
-from question_db.store import StoreWorker
+from question_db.store_worker import StoreWorker
 from test_trust import TINY_CHECK, TINY_PAPER, TINY_QUESTION
 
 pytestmark = pytest.mark.gui

@@ -18,13 +18,13 @@ from desktop.views.answer_widgets import (
     FillBlankAnswer,
     ProgrammingAnswer,
     make_answer_widget,
-    response_answered,
 )
 from desktop.views.code_editor import CodeEditor
 from desktop.views.markdown_html import markdown_to_html
 from gui_fixtures import bundled_bank, no_leaked_qt_objects  # noqa: F401
-from question_db.grading import grade_answer
-from question_db.store import StoreWorker
+from question_db.grading import grade_answer, response_answered
+from question_db.responses import BlanksResponse, ChoiceResponse
+from question_db.store_worker import StoreWorker
 
 pytestmark = pytest.mark.gui
 REPO = Path(__file__).resolve().parents[1]
@@ -159,7 +159,7 @@ def test_fill_blank_has_one_field_per_blank_and_round_trips(qtbot):
     widget = FillBlankAnswer(q)
     qtbot.addWidget(widget)
     assert len(widget.edits) == q.blank_count
-    answers = [variants[0] for variants in q.answer]
+    answers = BlanksResponse(tuple(variants[0] for variants in q.answer))
     widget.set_response(answers)
     assert widget.response() == answers
     assert grade_answer(q, widget.response()).verdict == "correct"
@@ -184,10 +184,10 @@ def test_choice_answer_keys_and_locking(qtbot):
     changes = []
     widget.sig_changed.connect(lambda: changes.append(1))
     assert widget.handle_key(Qt.Key.Key_A, "a") and widget.handle_key(Qt.Key.Key_3, "3")
-    assert widget.response() == ["A", "C"] and len(changes) == 2
+    assert widget.response() == ChoiceResponse(("A", "C")) and len(changes) == 2
     widget.set_locked(True)
     widget.handle_key(Qt.Key.Key_B, "b")
-    assert widget.response() == ["A", "C"]
+    assert widget.response() == ChoiceResponse(("A", "C"))
 
 
 def test_programming_widget_buttons_disabled_until_console_then_emit(qtbot, tmp_path):
@@ -212,7 +212,8 @@ def test_programming_widget_buttons_disabled_until_console_then_emit(qtbot, tmp_
     assert blocker.args == [widget.code()]
     assert grade_answer(q, widget.response()).verdict == "pending"  # not checked yet
     widget.set_checks([{"name": "a", "passed": True, "required": True}])
-    assert widget.response()["checks"][0]["passed"]
+    assert widget.response().checks[0]["passed"]
+    assert grade_answer(q, widget.response()).points == 8  # the auto item, from the check
 
 
 # --- DbOps ---------------------------------------------------------------------------------

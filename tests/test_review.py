@@ -34,9 +34,9 @@ def answer(store, sid, qid, response, seconds, now):
     paper = BANK.paper(q.paper_id)
     rule = paper.section_of(q).multiple_choice_rule
     grade = grade_answer(q, response, multiple_choice_rule=rule)
-    aid = store.record_answer(sid, qid, response, grade=grade, seconds=seconds, now=now)
-    return review.record_outcome(store, q, paper, grade=grade, seconds=seconds, answer_id=aid,
-                                 now=now)
+    ref = store.record_answer(sid, qid, response, grade=grade, seconds=seconds, now=now)
+    return review.record_outcome(store, q, paper, grade=grade, seconds=seconds,
+                                 answer_uid=ref.uid, now=now)
 
 
 def wrong_letter(qid):
@@ -174,7 +174,7 @@ def test_totals_match_brute_force_after_regrade(store):
     q = BANK.question("000/31")
     aid = store.record_answer(sid, q.id, {"marks": None}, grade=grade_answer(q, {}),
                               seconds=100, now=T0)
-    store.set_grade(aid, grade_answer(q, {"marks": [True] * len(q.rubric)}))  # self-marked
+    store.set_grade(aid.id, grade_answer(q, {"marks": [True] * len(q.rubric)}))  # self-marked
     row = next(store.db.query("SELECT * FROM question_totals WHERE question_id = '000/31'"))
     assert (row["graded"], row["correct"], row["points"]) == (1, 1, q.points)
 

@@ -10,7 +10,8 @@ import pytest
 
 from question_db import store as store_module
 from question_db.grading import Grade
-from question_db.store import (SCHEMA_VERSION, CorruptDatabase, ProgressStore, StoreWorker,
+from question_db.store_worker import StoreWorker
+from question_db.store import (SCHEMA_VERSION, CorruptDatabase, ProgressStore,
                                TooNewDatabase)
 
 
@@ -200,20 +201,20 @@ def test_answers_drafts_flags_round_trip(store):
     store.set_flag(sid, "001/2", True)
     store.set_flag(sid, "001/3", True)
     store.set_flag(sid, "001/3", False)
-    store.set_grade(first, Grade(0, 2, "wrong"))
+    store.set_grade(first.id, Grade(0, 2, "wrong"))
 
     state = store.session_state(sid)
     assert state.session.id == sid and state.session.state == "active"
     answer = state.answers["001/1"]
-    assert (answer.id, answer.response, answer.seconds, answer.created_at) == (
-        second, "B", 9, 1002.0)
+    assert (answer.id, answer.uid, answer.response, answer.seconds, answer.created_at) == (
+        second.id, second.uid, "B", 9, 1002.0)
     assert answer.grade == {"points": 2, "max_points": 2, "verdict": "correct", "parts": []}
     assert state.drafts == {"001/16": ["线性", "O(b)"], "001/1": "C"}
     assert state.draft_saved_at == {"001/16": 1004.0, "001/1": 1005.0}
     assert state.flags == {"001/2"}
     assert state.seconds == {"001/1": 11, "001/16": 7}
     history = list(store.db.query("SELECT id, grade FROM answers ORDER BY id"))
-    assert [r["id"] for r in history] == [first, second]  # history kept
+    assert [r["id"] for r in history] == [first.id, second.id]  # history kept
     assert '"wrong"' in history[0]["grade"]
     assert store.db["drafts"].count == 2
 

@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
 from question_db import kernels
 from question_db.kernels import CONNECT_PREFIX, KernelChoice
 
-from ..launch import KERNEL_SETTING as SETTINGS_KEY  # read at launch, before Qt widgets
+from ..config import Keys  # read at launch too, before Qt widgets
+
+SETTINGS_KEY = Keys.KERNEL
 LABEL_KEY = "console/kernel_label"
 _CONNECT_ITEM = "__connect__"
 

@@ -1,12 +1,12 @@
-"""One answer widget per question type; each speaks the response shapes of grading.py.
+"""One answer widget per question type; each speaks a typed response of the core.
 
 Every widget emits ``sig_changed`` when the learner edits (drafts are saved from it),
-returns ``response()`` in the shape ``question_db.grading`` scores, and takes one back with
-``set_response()`` when a session resumes.
+returns ``response()`` as the record ``question_db.responses`` defines for its kind (what
+grading scores and the store keeps), and takes one back with ``set_response()`` when a
+session resumes.
 """
 from __future__ import annotations
 
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
@@ -26,7 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from question_db.enums import CHOICE_TYPES, QuestionType
+from question_db.grading import response_answered
 from question_db.model import Question
+from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceResponse,
+                                   CodeResponse, Response, TextResponse)
 
 from .code_editor import CodeEditor
 from .markdown_html import inline
@@ -58,10 +62,10 @@ class AnswerWidget(QWidget):
         self.question = question
         self.locked = False
 
-    def response(self) -> Any:
+    def response(self) -> Response:
         raise NotImplementedError
 
-    def set_response(self, response: Any) -> None:
+    def set_response(self, response: Response) -> None:
         raise NotImplementedError
 
     def is_answered(self) -> bool:
@@ -98,7 +102,7 @@ class ChoiceAnswer(AnswerWidget):
 
     def __init__(self, question: Question, parent: QWidget | None = None) -> None:
         super().__init__(question, parent)
-        self.multiple = question.type == "multiple_choice"
+        self.multiple = question.type == QuestionType.MULTIPLE_CHOICE
         self.buttons: dict[str, QAbstractButton] = {}
         self.labels: dict[str, QLabel] = {}
         self.options = dict(question.options or {})
@@ -140,17 +144,15 @@ class ChoiceAnswer(AnswerWidget):
             label.setText(f"<span style='color:{color}'>{inline(self.options[letter])}"
                           f"<b>{mark}</b></span>" if color else inline(self.options[letter]))
 
-    def response(self) -> Any:
-        picked = [letter for letter, b in self.buttons.items() if b.isChecked()]
-        if self.multiple:
-            return picked
-        return picked[0] if picked else ""
+    def response(self) -> ChoiceResponse:
+        return ChoiceResponse(tuple(letter for letter, b in self.buttons.items()
+                                    if b.isChecked()))
 
-    def set_response(self, response: Any) -> None:
-        chosen = set(response or []) if self.multiple else {response}
+    def set_response(self, response: ChoiceResponse) -> None:
+        chosen = set(response.picked)
         self.blockSignals(True)
         try:
-            if not self.multiple and not response:
+            if not self.multiple and not chosen:
                 self.group.setExclusive(False)
             for letter, button in self.buttons.items():
                 button.setChecked(letter in chosen)
@@ -198,12 +200,12 @@ class FillBlankAnswer(AnswerWidget):
             layout.addWidget(edit, i, 1)
             self.edits.append(edit)
 
-    def response(self) -> Any:
-        return [e.text() for e in self.edits]
+    def response(self) -> BlanksResponse:
+        return BlanksResponse(tuple(e.text() for e in self.edits))
 
-    def set_response(self, response: Any) -> None:
-        for edit, text in zip(self.edits, list(response or [])):
-            edit.setText(str(text))
+    def set_response(self, response: BlanksResponse) -> None:
+        for edit, text in zip(self.edits, response.blanks):
+            edit.setText(text)
 
 
 
@@ -272,14 +274,21 @@ class _RubricMixin:
             return self.rubric.marks()
         return self._marks
 
-    def _restore_text_and_marks(self, response: dict) -> None:
+    def _restore_text_and_marks(self, text: str, marks) -> None:
         """Put back the free text (without a change signal) and the self-marks."""
         self.text.blockSignals(True)
-        self.text.setPlainText(response.get("text") or "")
+        self.text.setPlainText(text)
         self.text.blockSignals(False)
-        self._marks = response.get("marks")
+        self._restore_marks(marks)
+
+    def _restore_marks(self, marks) -> None:
+        self._marks = None if marks is None else list(marks)
         if self.rubric is not None:
             self.rubric.set_marks(self._marks)
+
+    def _marks_tuple(self) -> tuple | None:
+        marks = self.marks()
+        return None if marks is None else tuple(marks)
 
     @property
     def self_marked(self) -> bool:
@@ -317,15 +326,14 @@ class CalculationAnswer(_RubricMixin, AnswerWidget):
         layout.addWidget(self.text)
         self._init_rubric(layout)
 
-    def response(self) -> Any:
-        return {"values": [e.text() for e in self.values], "marks": self.marks(),
-                "text": self.text.toPlainText()}
+    def response(self) -> CalculationResponse:
+        return CalculationResponse(tuple(e.text() for e in self.values),
+                                   self.text.toPlainText(), self._marks_tuple())
 
-    def set_response(self, response: Any) -> None:
-        response = response or {}
-        for edit, value in zip(self.values, response.get("values") or []):
-            edit.setText("" if value is None else str(value))
-        self._restore_text_and_marks(response)
+    def set_response(self, response: CalculationResponse) -> None:
+        for edit, value in zip(self.values, response.values):
+            edit.setText(value)
+        self._restore_text_and_marks(response.text, response.marks)
 
 
 
@@ -344,11 +352,11 @@ class SubjectiveAnswer(_RubricMixin, AnswerWidget):
         layout.addWidget(self.text)
         self._init_rubric(layout)
 
-    def response(self) -> Any:
-        return {"text": self.text.toPlainText(), "marks": self.marks()}
+    def response(self) -> TextResponse:
+        return TextResponse(self.text.toPlainText(), self._marks_tuple())
 
-    def set_response(self, response: Any) -> None:
-        self._restore_text_and_marks(response or {})
+    def set_response(self, response: TextResponse) -> None:
+        self._restore_text_and_marks(response.text, response.marks)
 
 
 
@@ -404,6 +412,10 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
                 "The Python console is not available yet; your code is saved and "
                 "will be checked later."))
 
+    def show_check_error(self, message: str) -> None:
+        """The checks could not run on this code: say why, next to the buttons."""
+        self.check_status.setText(self.tr("Not checked: %1").replace("%1", message))
+
     def set_checks(self, checks: list[dict] | None) -> None:
         """Results of the check suite for the current code."""
         self.checks = checks
@@ -414,19 +426,16 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         else:
             self.check_status.setText("")
 
-    def response(self) -> Any:
-        return {"code": self.code(), "checks": self.checks, "marks": self.marks()}
+    def response(self) -> CodeResponse:
+        checks = None if self.checks is None else tuple(self.checks)
+        return CodeResponse(self.code(), checks, self._marks_tuple())
 
-    def set_response(self, response: Any) -> None:
-        response = response or {}
-        if response.get("code") is not None:
-            self.editor.blockSignals(True)
-            self.editor.setPlainText(response["code"])
-            self.editor.blockSignals(False)
-        self.set_checks(response.get("checks"))
-        self._marks = response.get("marks")
-        if self.rubric is not None:
-            self.rubric.set_marks(self._marks)
+    def set_response(self, response: CodeResponse) -> None:
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(response.code)
+        self.editor.blockSignals(False)
+        self.set_checks(None if response.checks is None else list(response.checks))
+        self._restore_marks(response.marks)
 
 
     def set_locked(self, locked: bool) -> None:
@@ -436,32 +445,12 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
 
 def make_answer_widget(question: Question, parent: QWidget | None = None) -> AnswerWidget:
     """The answer widget for ``question``'s type."""
-    if question.type in ("single_choice", "multiple_choice"):
+    if question.type in CHOICE_TYPES:
         return ChoiceAnswer(question, parent)
-    if question.type == "fill_blank":
+    if question.type == QuestionType.FILL_BLANK:
         return FillBlankAnswer(question, parent)
-    if question.type == "calculation":
+    if question.type == QuestionType.CALCULATION:
         return CalculationAnswer(question, parent)
-    if question.type == "programming":
+    if question.type == QuestionType.PROGRAMMING:
         return ProgrammingAnswer(question, parent)
     return SubjectiveAnswer(question, parent)
-
-
-def response_answered(question: Question, response: Any) -> bool:
-    """Whether a stored response counts as answered (for questions not yet on screen)."""
-    if not response:
-        return False
-    if question.type in ("single_choice", "multiple_choice"):
-        return bool(response)
-    if question.type == "fill_blank":
-        return any(str(x).strip() for x in response)
-    if not isinstance(response, dict):
-        return False
-    if question.type == "calculation":
-        return (any(str(v).strip() for v in response.get("values") or [] if v is not None)
-                or bool(str(response.get("text") or "").strip()))
-    if question.type == "programming":
-        starter = question.code.read("starter") if question.code else ""
-        code = str(response.get("code") or "")
-        return bool(code.strip()) and code.strip() != starter.strip()
-    return bool(str(response.get("text") or "").strip())

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,41 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db import review, stats
+from question_db import actions, review, stats
+from question_db.actions import DashboardData
+from question_db.changes import Changes
 from question_db.model import Bank
-from question_db.store import ProgressStore
 
 from ..db import DbOps
 from .question_view import type_label
+from .screen import Screen
 
-FORECAST_DAYS = 14
 PANEL_HEIGHT = 300
-
-
-@dataclass(frozen=True)
-class DashboardData:
-    by_topic: list[stats.Accuracy]
-    by_type: list[stats.Accuracy]
-    trends: dict[str, list[stats.TrendPoint]]  # exam attempts per paper id, oldest first
-    times: dict[str, list[stats.QuestionTime]]  # per paper id
-    forecast: list[tuple[dt.date, int]]
-    exam_date: dt.date | None
-    due_today: int
-
-
-def load_dashboard(store: ProgressStore, bank: Bank, *, now: float | None = None
-                   ) -> DashboardData:
-    """Everything the dashboard shows, in one store job."""
-    known = {q.id for q in bank.all_questions()}
-    return DashboardData(
-        by_topic=stats.accuracy_by_topic(store, bank),
-        by_type=stats.accuracy_by_type(store, bank),
-        trends={p.id: [t for t in stats.score_trend(store, p.id) if t.mode == "exam"]
-                for p in bank.papers},
-        times={p.id: stats.time_per_question(store, p.id) for p in bank.papers},
-        forecast=review.due_forecast(store, days=FORECAST_DAYS, now=now),
-        exam_date=review.exam_date(store),
-        due_today=len(review.due_today(store, now=now, known=known)))
 
 
 def _percent(a: float, b: float) -> str:
@@ -71,11 +46,8 @@ def _minutes(seconds: float) -> str:
     return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
-class DashboardView(QWidget):
+class DashboardView(Screen):
     """Charts over the whole progress history."""
-
-    sig_leave = Signal()
-    """Back to the library."""
 
     def __init__(self, bank: Bank, db: DbOps, *, dark: bool = False,
                  parent: QWidget | None = None) -> None:
@@ -123,7 +95,14 @@ class DashboardView(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
         layout.addWidget(scroll, 1)
-        self.db.run(load_dashboard, bank, on_done=self.show_data)
+        self.reload()
+
+    def reload(self) -> None:
+        self.db.run(actions.dashboard, bank=self.bank, on_done=self.show_data)
+
+    def apply_changes(self, changes: Changes) -> None:
+        if changes.everything:
+            self.reload()
 
     # --- building ------------------------------------------------------------------------
     def show_data(self, data: DashboardData) -> None:
@@ -252,7 +231,7 @@ class DashboardView(QWidget):
         on = self.exam_date_check.isChecked()
         self.exam_date_edit.setEnabled(on)
         day = self.exam_date_edit.date().toPython() if on else None
-        self.db.run(review.set_exam_date, day)
+        self.db.run(actions.set_exam_date, day=day)
         if self.data is not None:
             self.data = replace(self.data, exam_date=day)
             self._exam_line(self.panels["forecast"], self.data)

@@ -3,14 +3,14 @@
 No pause: the deadline is wall-clock and lives in the store, so closing the app does not
 stop the clock; a resumed exam shows what is really left. At zero the exam submits itself.
 Answers are saved as drafts while typing and recorded, graded and scheduled for review at
-submission (``question_db.exam.submit_exam``); programming answers are saved and stay
+submission (``question_db.actions.submit_exam``); programming answers are saved and stay
 "pending" until their checks run.
 """
 from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,15 +25,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db.exam import AUTO_SUBMITTED, SUBMITTED, ExamReport, exam_duration_s, submit_exam
+from question_db import actions
+from question_db.enums import SessionState
+from question_db.exam import exam_duration_s
 from question_db.model import Paper
 
+from ..config import Keys
 from ..db import DbOps
 from .answer_sheet import AnswerSheet
 from .countdown import Countdown, format_remaining
 from .paper_session import PaperSessionView
 
-__all__ = ["AUTO_SUBMITTED", "SUBMITTED", "ExamView", "StartExamDialog"]
+__all__ = ["ExamView", "StartExamDialog"]
 
 
 class StartExamDialog(QDialog):
@@ -92,7 +95,7 @@ class ExamView(PaperSessionView):
 
         self.countdown = Countdown()
         self.countdown.sig_warning.connect(self._warn)
-        self.countdown.sig_expired.connect(lambda: self.submit(AUTO_SUBMITTED))
+        self.countdown.sig_expired.connect(lambda: self.submit(SessionState.AUTO_SUBMITTED))
         self.warning = QLabel()
         self.warning.setObjectName("time_warning")
         self.warning.setWordWrap(True)
@@ -134,6 +137,17 @@ class ExamView(PaperSessionView):
         layout.addWidget(title)
         layout.addWidget(self.splitter, 1)
         self.sig_current_changed.connect(self.sheet.set_current)
+
+    def enter(self, settings: QSettings) -> None:
+        state = settings.value(Keys.EXAM_SPLITTER)
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.splitter.restoreState(state)
+        super().enter(settings)
+        self.start_clock()
+
+    def leave(self, settings: QSettings) -> None:
+        settings.setValue(Keys.EXAM_SPLITTER, self.splitter.saveState())
+        super().leave(settings)
 
     def start_clock(self) -> None:
         """Start the countdown (after the state is restored, so the sheet is right)."""
@@ -179,9 +193,9 @@ class ExamView(PaperSessionView):
                                       | QMessageBox.StandardButton.No,
                                       QMessageBox.StandardButton.No)
         if answer == QMessageBox.StandardButton.Yes and not self.submitting:
-            self.submit(SUBMITTED)
+            self.submit(SessionState.SUBMITTED)
 
-    def submit(self, final_state: str = SUBMITTED) -> None:
+    def submit(self, final_state: SessionState = SessionState.SUBMITTED) -> None:
         """Save everything, grade, finish the session; ``sig_finished`` follows."""
         if self.submitting:
             return
@@ -193,9 +207,9 @@ class ExamView(PaperSessionView):
         self.save_drafts()
         responses = {self.question_id(i): self.response(i) for i in range(len(self.questions))
                      if self.is_answered(i)}
-        self.db.run(submit_exam, self.paper, self.session_id, responses, dict(self.seconds),
-                    final_state, time.time(), on_done=self._submitted,
-                    on_error=self._submit_failed)
+        self.db.run(actions.submit_exam, paper=self.paper, session_id=self.session_id,
+                    responses=responses, seconds=dict(self.seconds), final_state=final_state,
+                    now=time.time(), on_done=self._submitted, on_error=self._submit_failed)
 
     def _submit_failed(self, error: BaseException) -> None:
         """Not submitted (a full disk, say): the answers stay on screen and editable, and
@@ -208,10 +222,10 @@ class ExamView(PaperSessionView):
             self.countdown.start(self.deadline)
         self.db.report(error)
 
-    def _submitted(self, report: ExamReport) -> None:
+    def _submitted(self, result: actions.ExamSubmitted) -> None:
         self.closed = True
         self.stop_timers()
-        self.sig_finished.emit(report)
+        self.sig_finished.emit(result.report)
 
     def stop_timers(self) -> None:
         super().stop_timers()

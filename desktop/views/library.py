@@ -21,28 +21,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from question_db.changes import Changes
+from question_db.enums import SUBMITTED_STATES, SessionMode
 from question_db.model import Bank, Paper
 
 from ..db import DbOps
-
-if TYPE_CHECKING:  # the store is imported by the store thread, after the first paint
-    from question_db.store import PaperSummary, ProgressStore, SessionRecord
 from .countdown import format_remaining
 
-
-def library_data(store: ProgressStore, paper_ids: list[str]
-                 ) -> dict[str, tuple[PaperSummary, list[SessionRecord]]]:
-    """Per paper: the exam summary and its sessions, newest first (one store job)."""
-    return {pid: (store.paper_summary(pid, mode="exam"), store.sessions(pid))
-            for pid in paper_ids}
+if TYPE_CHECKING:  # the store and the actions are imported by the store thread
+    from question_db.actions import LibrarySummary
+    from question_db.store import PaperSummary, SessionRecord
 
 
-def study_counts(store: ProgressStore, bank: Bank) -> tuple[int, int]:
-    """(questions in the wrong-answer book, reviews due today) over the installed papers."""
-    from question_db import review  # store thread; FSRS is not needed to paint the library
+def library_summary(store, **kwargs):
+    """``actions.library_summary``, imported on the store thread: FSRS, the store and the
+    actions are not needed to paint the library (bench: launch_to_library)."""
+    from question_db import actions
 
-    known = {q.id for q in bank.all_questions()}
-    return len(review.wrong_book(store, bank)), len(review.due_today(store, known=known))
+    return actions.library_summary(store, **kwargs)
 
 
 class PaperCard(QFrame):
@@ -60,7 +56,7 @@ class PaperCard(QFrame):
                        f"{html.escape(paper.title)}</span>")
         title.setWordWrap(True)
         layout.addWidget(title)
-        errata = sum(1 for q in paper.questions if q.errata and q.status != "ok")
+        errata = sum(1 for q in paper.questions if q.errata)
         meta = QLabel(self.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
                       .replace("%1", str(len(paper.questions)))
                       .replace("%2", f"{paper.total_points:g}")
@@ -127,8 +123,8 @@ class PaperCard(QFrame):
         else:
             self.badge.hide()
             self.exam_button.setText(self.tr("Exam"))
-        self.finished = [s for s in sessions if s.mode == "exam"
-                         and s.state in ("submitted", "auto_submitted")]
+        self.finished = [s for s in sessions if s.mode == SessionMode.EXAM
+                         and s.state in SUBMITTED_STATES]
         self.reports_menu.clear()
         for session in self.finished:
             when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
@@ -230,18 +226,22 @@ class LibraryView(QWidget):
     def refresh(self) -> None:
         """Reload scores, badges and reports from the store."""
         if self.cards:
-            self.db.run(library_data, list(self.cards), on_done=self._show_progress)
-            self.db.run(study_counts, self.bank, on_done=self._show_counts)
+            self.db.run(library_summary, bank=self.bank, on_done=self._show_summary)
 
-    def _show_counts(self, counts: tuple[int, int]) -> None:
-        wrong, due = counts
+    def apply_changes(self, changes: Changes) -> None:
+        """Scores, unfinished exams or the review counts changed: reload the summary."""
+        if changes.everything or changes.reviews or any(
+                changes.touches_paper(pid) for pid in self.cards):
+            self.refresh()
+
+    def _show_summary(self, summary: LibrarySummary) -> None:
+        for paper_id, card in self.cards.items():
+            if paper_id in summary.exams:
+                card.update_progress(summary.exams[paper_id], summary.sessions[paper_id])
+        self._show_counts(summary.wrong_count, summary.due_count)
+
+    def _show_counts(self, wrong: int, due: int) -> None:
         self.wrong_button.setText(self.tr("Wrong-answer book (%1)").replace("%1", str(wrong)))
         self.due_button.setText(self.tr("Due today (%1)").replace("%1", str(due)))
         self.due_button.setEnabled(due > 0)
         self.due_count = due
-
-    def _show_progress(self, data: dict) -> None:
-        for paper_id, (summary, sessions) in data.items():
-            card = self.cards.get(paper_id)
-            if card is not None:
-                card.update_progress(summary, sessions)

@@ -11,9 +11,8 @@ save tries it again; the text stays on screen meanwhile.
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -27,13 +26,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from question_db import actions
+from question_db.grading import response_answered
 from question_db.model import Paper, Question
-from question_db.practice import QuestionRun
-from question_db.store import ProgressStore, SessionState
+from question_db.responses import Response
 
 from ..db import DbOps
-from .answer_widgets import ProgrammingAnswer, response_answered
+from .answer_widgets import ProgrammingAnswer
 from .question_view import QuestionView
+from .screen import Screen
 
 DRAFT_DELAY_MS = 500  # with the store write, well inside the second we promise
 NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)
@@ -45,27 +46,15 @@ def typing_in_editor(widget: QWidget | None) -> bool:
     return isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit))
 
 
-class PaperSessionView(QWidget):
+class PaperSessionView(Screen):
     """Base screen for a practice or exam session on one paper, or for a practice ``run``
     over chosen questions (which may span papers: a session per paper)."""
 
     sig_current_changed = Signal(int)
     """The question on screen changed: (index in the paper)."""
 
-    sig_run_requested = Signal(str)
-    """A programming question asks to run code in the console: (code)."""
-
-    sig_check_requested = Signal(str, str)
-    """A programming question asks for its checks: (question id, code)."""
-
-    sig_verify_requested = Signal(str, str)
-    """Run a question's verify snippet in the console: (question id, source)."""
-
-    sig_leave = Signal()
-    """The learner wants to go back to the library."""
-
     def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
-                 run: QuestionRun | None = None, parent: QWidget | None = None) -> None:
+                 run: actions.OpenRun | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.paper = paper
         self.db = db
@@ -76,7 +65,7 @@ class PaperSessionView(QWidget):
         self._papers = run.papers if run else {paper.id: paper}
         self._sessions = run.sessions if run else {paper.id: session_id}
         self.pages: dict[int, QuestionView] = {}
-        self.responses: dict[str, Any] = {}  # saved responses of questions not built yet
+        self.responses: dict[str, Response] = {}  # saved responses of pages not built yet
         self.flags: set[str] = set()
         self.seconds: dict[str, float] = {}
         self.console_available = False
@@ -134,11 +123,10 @@ class PaperSessionView(QWidget):
             shortcut.activated.connect(slot)
 
     # --- state ---------------------------------------------------------------------------
-    def restore(self, state: SessionState) -> None:
-        """Put back what a previous run of this session saved (drafts win over answers)."""
-        for qid, answer in state.answers.items():
-            self.responses[qid] = answer.response
-        self.responses.update(state.drafts)
+    def restore(self, state: actions.OpenSession) -> None:
+        """Put back what a previous run of this session saved (the newer of draft and
+        answer per question)."""
+        self.responses.update(state.responses)
         self.flags = set(state.flags)
         self.seconds = dict(state.seconds)
         for page in self.pages.values():
@@ -154,7 +142,7 @@ class PaperSessionView(QWidget):
         """The session a question's answers, drafts and flags are stored in."""
         return self._sessions[question.paper_id]
 
-    def response(self, index: int) -> Any:
+    def response(self, index: int) -> Response | None:
         """The learner's current response to question ``index`` (on screen or saved)."""
         page = self.pages.get(index)
         if page is not None:
@@ -248,7 +236,8 @@ class PaperSessionView(QWidget):
         (self.flags.add if flagged else self.flags.discard)(qid)
         self.flag_button.setChecked(flagged)
         self.pages[self.current].set_flagged(flagged)
-        self.db.run(ProgressStore.set_flag, self.session_of(question), qid, flagged)
+        self.db.run(actions.set_flag, session_id=self.session_of(question), question_id=qid,
+                    flagged=flagged)
         self.flag_changed(self.current, flagged)
 
     def flag_changed(self, index: int, flagged: bool) -> None:
@@ -271,10 +260,12 @@ class PaperSessionView(QWidget):
         self._account_time()
         position = {q.id: i for i, q in enumerate(self.questions)}
         for qid in sorted(self._dirty):
+            question = self.questions[position[qid]]
             response = self.response(position[qid])
             self.responses[qid] = response
-            self.db.run(ProgressStore.save_draft, self.session_of(self.questions[position[qid]]),
-                        qid, response, seconds=round(self.seconds.get(qid, 0.0), 3),
+            self.db.run(actions.save_draft, session_id=self.session_of(question),
+                        question=question, response=response,
+                        seconds=self.seconds.get(qid, 0.0),
                         on_error=lambda error, q=qid: self._draft_failed(q, error))
         self._dirty.clear()
 
@@ -284,7 +275,11 @@ class PaperSessionView(QWidget):
         self._dirty.add(question_id)
         self.db.report(error)
 
-    def close_session(self) -> None:
+    def enter(self, settings: QSettings) -> None:
+        self.go_to(0)
+        self.setFocus()
+
+    def leave(self, settings: QSettings) -> None:
         """Leaving the screen (or the app): save what is pending and stop the timers."""
         if self.closed:
             return
@@ -303,6 +298,11 @@ class PaperSessionView(QWidget):
             page.set_console_available(available)
             if isinstance(page.answer, ProgrammingAnswer):
                 page.answer.set_console_available(available)
+
+    def show_check_error(self, question_id: str, message: str) -> None:
+        answer = self.programming_answer(question_id)
+        if answer is not None:
+            answer.show_check_error(message)
 
     def programming_answer(self, question_id: str) -> ProgrammingAnswer | None:
         for page in self.pages.values():

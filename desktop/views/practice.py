@@ -1,28 +1,26 @@
 """Practice: answer, submit, see the verdict, key, explanation and errata at once.
 
-Subjective questions reveal the reference answer and a rubric checklist; the learner's
-self-marks are stored on the submitted answer (``set_grade``) and in the draft, so a report
-regraded later sees them too. Navigation is free; time per question is recorded.
-Every graded answer is scheduled for review (``question_db.practice``); the rating chosen
-and the next review date show under the verdict, where the learner can override them.
+Submitting is one action (``actions.submit_practice_answer``): graded in the core, stored
+with its draft and its review in one transaction; the verdict appears once it is stored, and
+a refused write (a full disk) leaves the answer editable and says so. Subjective questions
+reveal the reference answer and a rubric checklist; self-marks and check runs regrade the
+stored answer (``actions.regrade_practice_answer``). Every graded answer is scheduled for
+review; the rating chosen and the next review date show under the verdict, where the
+learner can override them.
 A ``run`` practises chosen questions (wrong-answer book, today's reviews) in new sessions,
 finished when the learner leaves.
 """
 from __future__ import annotations
 
 import html
-from concurrent.futures import Future
-from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from question_db import practice
-from question_db.exam import grade_in_paper
-from question_db.grading import Grade
+from question_db import actions
+from question_db.changes import Changes
 from question_db.model import Paper, Question
-from question_db.practice import Outcome, QuestionRun
-from question_db.store import ProgressStore, SessionState
+from question_db.store import AnswerRef
 
 from ..db import DbOps
 from .paper_session import PaperSessionView
@@ -30,29 +28,17 @@ from .question_view import QuestionView
 from .rating_bar import RatingBar
 
 
-def _answer_id(ref: int | Future) -> int:
-    """An answer id, or the future of the submit_answer call that returns it.
-
-    Store jobs run in order, so when a later job resolves this future it is already done.
-    """
-    return ref.result().answer_id if isinstance(ref, Future) else ref
-
-
-def _regrade_after(store: ProgressStore, paper: Paper, question: Question, ref: int | Future,
-                   grade: Grade) -> Outcome:
-    return practice.regrade_answer(store, paper, question, _answer_id(ref), grade)
-
-
 class PracticeView(PaperSessionView):
     """Practice on one paper: instant feedback, free navigation."""
 
     def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
-                 run: QuestionRun | None = None, title: str | None = None,
+                 run: actions.OpenRun | None = None, title: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(paper, db, session_id, dark=dark, run=run, parent=parent)
         self.setObjectName("practice_view")
-        self.answer_refs: dict[str, int | Future] = {}  # submitted answer per question id
+        self.answers: dict[str, AnswerRef] = {}  # stored answer per question id
         self.grades: dict[str, dict] = {}
+        self.saving: set[str] = set()  # submitted, not yet stored
         self.rating_bars: dict[str, RatingBar] = {}
 
         top = QHBoxLayout()
@@ -84,17 +70,17 @@ class PracticeView(PaperSessionView):
         self.sig_current_changed.connect(self._update_buttons)
 
     # --- state ---------------------------------------------------------------------------
-    def restore(self, state: SessionState) -> None:
-        for qid, answer in state.answers.items():
-            self.answer_refs[qid] = answer.id
-            if answer.grade:
-                self.grades[qid] = answer.grade
+    def restore(self, state: actions.OpenSession) -> None:
+        for qid, submitted in state.submitted.items():
+            self.answers[qid] = submitted.ref
+            if submitted.grade is not None:
+                self.grades[qid] = submitted.grade.to_json()
         super().restore(state)
         self._update_progress()
 
     def page_built(self, index: int, page: QuestionView) -> None:
         qid = page.question.id
-        if qid in self.answer_refs:
+        if qid in self.answers:
             page.answer.set_locked(True)
             page.reveal(self.grades.get(qid))
 
@@ -102,63 +88,103 @@ class PracticeView(PaperSessionView):
         page = self.current_page()
         if page is None:
             return
-        submitted = page.question.id in self.answer_refs
-        self.submit_button.setEnabled(not submitted)
+        qid = page.question.id
+        submitted = qid in self.answers
+        self.submit_button.setEnabled(not submitted and qid not in self.saving)
         self.marks_button.setVisible(submitted and page.answer.self_marked)
 
     def _update_progress(self) -> None:
-        done = len(self.answer_refs)
+        done = len(self.answers)
         points = sum(g.get("points", 0) for g in self.grades.values())
         self.progress.setText(self.tr("%1 of %2 answered · %3 points")
                               .replace("%1", str(done)).replace("%2", str(len(self.questions)))
                               .replace("%3", f"{points:g}"))
 
-    # --- submitting ----------------------------------------------------------------------
-    def grade(self, question: Question, response: Any) -> Grade:
-        return grade_in_paper(self.paper_of(question), question, response)
+    def _page_of(self, question_id: str) -> QuestionView | None:
+        return next((p for p in self.pages.values() if p.question.id == question_id), None)
 
+    # --- submitting ----------------------------------------------------------------------
     def submit_shortcut(self) -> None:
         if self.submit_button.isEnabled():
             self.submit_current()
 
     def submit_current(self) -> None:
-        """Grade the question on screen, store the answer, and show the feedback."""
+        """Grade and store the question on screen (one action, one transaction); the verdict,
+        key and explanation appear once it is stored."""
         page = self.current_page()
-        if page is None or page.question.id in self.answer_refs:
+        if page is None or page.question.id in self.answers or page.question.id in self.saving:
             return
         question = page.question
-        response = page.answer.response()
         if not page.answer.is_answered() and question.scored:
             page.verdict.setText("<i>" + self.tr("Answer first, then submit.") + "</i>")
             return
-        self.save_drafts()  # time is accounted and the draft matches what is submitted
-        grade = self.grade(question, response)
-        self.answer_refs[question.id] = self.db.run(
-            practice.submit_answer, self.paper_of(question), self.session_of(question),
-            question, response, grade=grade,
-            seconds=round(self.seconds.get(question.id, 0.0), 3), on_done=self._rated)
-        self.grades[question.id] = grade.to_json()
+        self._draft_timer.stop()
+        self._dirty.discard(question.id)  # the submit stores the draft too
+        self._account_time()
+        response = page.answer.response()
+        self.responses[question.id] = response
+        self.saving.add(question.id)
         page.answer.set_locked(True)
-        page.reveal(grade.to_json())
+        page.verdict.setText("<i>" + self.tr("Saving…") + "</i>")
         self._update_buttons()
+        self.db.run(actions.submit_practice_answer, paper=self.paper_of(question),
+                    session_id=self.session_of(question), question=question,
+                    response=response, seconds=self.seconds.get(question.id, 0.0),
+                    on_done=lambda outcome, q=question: self._submitted(q, outcome),
+                    on_error=lambda error, q=question: self._submit_failed(q, error))
+
+    def _submitted(self, question: Question, outcome: actions.PracticeOutcome) -> None:
+        self.saving.discard(question.id)
+        self.answers[question.id] = outcome.answer
+        self.grades[question.id] = outcome.grade.to_json()
+        page = self._page_of(question.id)
+        if page is not None:
+            page.reveal(outcome.grade.to_json())
+        self._rated(outcome)
+        self._update_buttons()
+        self._update_progress()
+
+    def _submit_failed(self, question: Question, error: BaseException) -> None:
+        """Nothing was stored (a full disk, say): the answer stays on screen, editable, and
+        the learner is told; Submit works again once the problem is fixed."""
+        self.saving.discard(question.id)
+        page = self._page_of(question.id)
+        if page is not None:
+            page.answer.set_locked(False)
+            page.verdict.setText("<span style='color:#c62828'><b>" + self.tr(
+                "Not saved: your answer was not stored, so it was not graded. Fix the "
+                "problem and submit again.") + "</b></span>")
+        self._dirty.add(question.id)  # the draft is retried with the next save
+        self._update_buttons()
+        self.db.report(error)
+
+    def _regrade(self, question: Question) -> None:
+        """Self-marks or a check run changed a submitted answer: store its new grade and
+        review (one action); the draft follows."""
+        page = self._page_of(question.id)
+        ref = self.answers.get(question.id)
+        if page is None or ref is None:
+            return
+        self._dirty.discard(question.id)
+        self.db.run(actions.regrade_practice_answer, paper=self.paper_of(question),
+                    session_id=self.session_of(question), question=question, answer=ref,
+                    response=page.answer.response(),
+                    seconds=self.seconds.get(question.id, 0.0),
+                    on_done=lambda outcome, q=question: self._regraded(q, outcome))
+
+    def _regraded(self, question: Question, outcome: actions.PracticeOutcome) -> None:
+        self.grades[question.id] = outcome.grade.to_json()
+        page = self._page_of(question.id)
+        if page is not None:
+            page.set_grade(outcome.grade.to_json())
+        self._rated(outcome)
         self._update_progress()
 
     def save_marks(self) -> None:
         """Store the learner's rubric self-marks on the submitted answer."""
         page = self.current_page()
-        if page is None or page.question.id not in self.answer_refs:
-            return
-        question = page.question
-        response = page.answer.response()
-        grade = self.grade(question, response)
-        self.grades[question.id] = grade.to_json()
-        self.db.run(_regrade_after, self.paper_of(question), question,
-                    self.answer_refs[question.id], grade, on_done=self._rated)
-        # The draft carries the marks too: reports regrade responses, not stored grades.
-        self._dirty.add(question.id)
-        self.save_drafts()
-        page.set_grade(grade.to_json())
-        self._update_progress()
+        if page is not None and page.question.id in self.answers:
+            self._regrade(page.question)
 
     def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
         """The console ran a programming question's checks on the code on screen."""
@@ -166,27 +192,23 @@ class PracticeView(PaperSessionView):
         if answer is None:
             return
         answer.set_checks(checks)
-        self._dirty.add(question_id)
-        self.save_drafts()
-        if question_id in self.answer_refs:
-            question = answer.question
-            grade = self.grade(question, answer.response())
-            self.grades[question_id] = grade.to_json()
-            self.db.run(_regrade_after, self.paper_of(question), question,
-                        self.answer_refs[question_id], grade, on_done=self._rated)
-            for page in self.pages.values():
-                if page.question.id == question_id:
-                    page.set_grade(grade.to_json())
-            self._update_progress()
+        if question_id in self.answers:
+            self._regrade(answer.question)
+        else:
+            self._dirty.add(question_id)
+            self.save_drafts()
+
+    def apply_changes(self, changes: Changes) -> None:
+        """Another screen re-rated one of these questions: nothing shown here depends on
+        it except the rating bar, which the next outcome refreshes."""
 
     # --- review schedule -----------------------------------------------------------------
-    def _rated(self, outcome: Outcome) -> None:
+    def _rated(self, outcome: actions.PracticeOutcome) -> None:
         """Show the rating examdesk chose and the next review date under the verdict."""
         card = outcome.card
         if card is None:  # pending self-marks or checks, or void: nothing scheduled yet
             return
-        page = next((p for p in self.pages.values() if p.question.id == card.question_id),
-                    None)
+        page = self._page_of(card.question_id)
         if page is None:
             return
         bar = self.rating_bars.get(card.question_id)
@@ -197,10 +219,11 @@ class PracticeView(PaperSessionView):
         bar.overridden = False  # a regrade (self-marks, checks) rates afresh
         bar.show_card(card)
 
-    def close_session(self) -> None:
+    def leave(self, settings: QSettings) -> None:
         """Leaving: drafts are saved, and a run's sessions are finished."""
         if self.closed:
             return
-        super().close_session()
+        super().leave(settings)
         if self.run is not None:
-            self.db.run(practice.finish_run, list(self.run.sessions.values()))
+            self.db.run(actions.finish_run, session_ids=list(self.run.sessions.values()))
+

@@ -9,7 +9,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from question_db import progress_io
+from question_db import actions, progress_io
 from question_db.model import Bank
 
 from ..db import DbOps
@@ -20,13 +20,11 @@ TABLES = ("sessions", "answers", "reviews")
 class ProgressFiles(QObject):
     """Export and import on the store thread; results in a message box on ``window``."""
 
-    def __init__(self, window: QWidget, db: DbOps, bank: Callable[[], Bank],
-                 on_imported: Callable[[], None]) -> None:
+    def __init__(self, window: QWidget, db: DbOps, bank: Callable[[], Bank]) -> None:
         super().__init__(window)
         self.window = window
         self.db = db
         self.bank = bank
-        self.on_imported = on_imported
         self.last_result: progress_io.ImportResult | None = None
 
     def _filters(self) -> str:
@@ -44,7 +42,7 @@ class ProgressFiles(QObject):
             if not path.suffix:
                 path = path.with_suffix(".csv" if "csv" in selected.lower() else ".json")
         path = Path(path)
-        self.db.run(progress_io.export_progress, path,
+        self.db.run(actions.export_progress, path=path,
                     on_done=lambda _: self._tell(
                         "progress_exported", self.tr("Progress exported"),
                         self.tr("Your progress was saved to %1.").replace("%1", str(path))),
@@ -59,8 +57,8 @@ class ProgressFiles(QObject):
                 return
             path = chosen
         path = Path(path)
-        self.db.run(progress_io.import_progress, path, self.bank(),
-                    on_done=self._imported,
+        self.db.run(actions.import_progress, path=path, bank=self.bank(),
+                    on_done=lambda done: self._imported(done.result),
                     on_error=lambda error: self._fail(self.tr("Import failed"), path, error))
 
     def _imported(self, result: progress_io.ImportResult) -> None:
@@ -74,7 +72,6 @@ class ProgressFiles(QObject):
         text = (self.tr("Added: %1.").replace("%1", counts(result.added)) + "\n"
                 + self.tr("Skipped, already here: %1.").replace("%1", counts(result.skipped)))
         self._tell("progress_imported", self.tr("Progress imported"), text)
-        self.on_imported()
 
     def _fail(self, title: str, path: Path, error: BaseException) -> None:
         # ProgressFileError names the file and field already; others get the file added.

@@ -10,7 +10,7 @@ import time
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from question_db import review
+from question_db import actions, review
 
 from ..db import DbOps
 from .translation import tr
@@ -79,9 +79,9 @@ class RatingBar(QFrame):
         """Replace the last rating; the next review date follows."""
         if rating == self.rating:
             return
-        self.db.run(review.override_rating, self.question_id, rating,
+        self.db.run(actions.override_rating, question_id=self.question_id, rating=rating,
                     on_done=self._overridden)
 
-    def _overridden(self, card: review.CardState) -> None:
+    def _overridden(self, result: actions.Rated) -> None:
         self.overridden = True
-        self.show_card(card)
+        self.show_card(result.card)

@@ -3,7 +3,7 @@ with the learner's answer, verdict, key, explanation and errata (``question_db.e
 
 Pending subjective answers can be self-marked here: the marks are recorded as a new answer
 row (history is kept), scheduled for review, the session rescored, and the report rebuilt
-from the store (``question_db.exam.mark_submitted_answer``).
+from the store (``question_db.actions.mark_exam_answer``).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import datetime as dt
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -28,41 +28,43 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db.exam import ExamReport, QuestionRow, ScoreLine, mark_submitted_answer
-from question_db.grading import PENDING
+from question_db import actions
+from question_db.changes import Changes
+from question_db.exam import ExamReport, QuestionRow, ScoreLine
+from question_db.grading import PENDING, as_response
 from question_db.model import Paper, Question
+from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceResponse,
+                                   CodeResponse, Response, TextResponse, with_checks, with_marks)
 
 from ..db import DbOps
 from .answer_widgets import RubricChecklist
 from .countdown import format_remaining
 from .markdown_html import highlight_code, inline, markdown_to_html
 from .question_view import key_html, type_label, verdict_html, verdict_label
+from .screen import Screen
 from .translation import tr
 
 
-def response_html(question: Question, response: Any, *, dark: bool = False) -> str:
-    """The learner's response, readable."""
-    if response is None or response == "" or response == []:
+def response_html(question: Question, response: Response | Any, *, dark: bool = False) -> str:
+    """The learner's response, readable (stored JSON is read for its question)."""
+    if response is None:
         return "<i>" + tr("no answer") + "</i>"
-    qtype = question.type
-    if qtype == "single_choice":
-        return f"<b>{html.escape(str(response))}</b>"
-    if qtype == "multiple_choice":
-        return "<b>" + ", ".join(map(str, response)) + "</b>"
-    if qtype == "fill_blank":
-        return "<br/>".join(f"({i + 1}) {html.escape(str(v))}" for i, v in enumerate(response))
-    if not isinstance(response, dict):
-        return html.escape(str(response))
+    response = as_response(question, response)
+    if not response.answered:
+        return "<i>" + tr("no answer") + "</i>"
+    if isinstance(response, ChoiceResponse):
+        return "<b>" + ", ".join(response.picked) + "</b>"
+    if isinstance(response, BlanksResponse):
+        return "<br/>".join(f"({i + 1}) {html.escape(v)}" for i, v in enumerate(response.blanks))
     parts = []
-    if qtype == "calculation":
-        for part, value in zip(question.parts, response.get("values") or []):
-            parts.append(f"{inline(part.label)}: <b>{html.escape(str(value or '—'))}</b> "
+    if isinstance(response, CalculationResponse):
+        for part, value in zip(question.parts, response.values):
+            parts.append(f"{inline(part.label)}: <b>{html.escape(value or '—')}</b> "
                          f"{html.escape(part.unit)}")
-    if response.get("code"):
-        parts.append(highlight_code(response["code"], "python", dark=dark))
-    if response.get("text"):
-        parts.append("<p style='white-space: pre-wrap'>"
-                     + html.escape(response["text"]) + "</p>")
+    if isinstance(response, CodeResponse):
+        parts.append(highlight_code(response.code, "python", dark=dark))
+    if isinstance(response, (CalculationResponse, TextResponse)) and response.text:
+        parts.append("<p style='white-space: pre-wrap'>" + html.escape(response.text) + "</p>")
     return "<br/>".join(parts) or "<i>" + tr("no answer") + "</i>"
 
 
@@ -135,14 +137,9 @@ def question_review_html(question: Question, response: Any, *, dark: bool = Fals
     return "".join(out)
 
 
-class ReportView(QWidget):
-    """Shows one ExamReport. ``sig_leave`` goes back to the library."""
-
-    sig_leave = Signal()
-    """Back to the library."""
-
-    sig_check_requested = Signal(str, str)
-    """Check a pending programming answer in the console: (question id, code)."""
+class ReportView(Screen):
+    """Shows one ExamReport. ``sig_leave`` goes back to the library; ``sig_check_requested``
+    checks a pending programming answer in the console."""
 
     def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *, dark: bool = False,
                  parent: QWidget | None = None) -> None:
@@ -267,7 +264,7 @@ class ReportView(QWidget):
             label = tr("Self-mark…")
             out.append(f" · <a href='selfmark:{row.number}'>{label}</a>")
         if (row.verdict == PENDING and question.type == "programming" and self.console_available
-                and isinstance(row.response, dict) and row.response.get("code")):
+                and isinstance(row.response, CodeResponse) and row.response.code):
             label = tr("Run the checks now")
             out.append(f" · <a href='check:{row.number}'>{label}</a>")
         out.append(question_review_html(question, row.response, dark=dark))
@@ -279,7 +276,7 @@ class ReportView(QWidget):
             self.self_mark(int(url.path()))
         elif url.scheme() == "check":
             row = next(r for r in self.report.questions if r.number == int(url.path()))
-            self.sig_check_requested.emit(row.question_id, row.response["code"])
+            self.sig_check_requested.emit(row.question_id, row.response.code)
 
     def set_console_available(self, available: bool) -> None:
         """Offer "run the checks now" on pending programming answers."""
@@ -289,24 +286,34 @@ class ReportView(QWidget):
     def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
         """Store a check run's results with the answer; the report regrades it."""
         row = next((r for r in self.report.questions if r.question_id == question_id), None)
-        if row is None or not isinstance(row.response, dict):
+        if row is None or not isinstance(row.response, CodeResponse):
             return
-        response = dict(row.response, checks=checks)
-        question = self.paper.question(row.number)
-        self.db.run(mark_submitted_answer, self.paper, self.report.session_id, question,
-                    response, seconds=row.seconds, on_done=self.show_report)
+        self._mark(row, with_checks(row.response, checks))
 
     def self_mark(self, number: int, marks: list[bool] | None = None) -> None:
         """Self-mark question ``number``: ask in a dialog unless ``marks`` are given."""
         question = self.paper.question(number)
         row = next(r for r in self.report.questions if r.number == number)
-        response = dict(row.response) if isinstance(row.response, dict) else {}
+        response = row.response if row.response is not None else as_response(question, None)
         if marks is None:
-            dialog = SelfMarkDialog(question, response.get("marks"), dark=self.dark,
+            dialog = SelfMarkDialog(question, getattr(response, "marks", None), dark=self.dark,
                                     parent=self)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             marks = dialog.checklist.marks()
-        response["marks"] = marks
-        self.db.run(mark_submitted_answer, self.paper, self.report.session_id, question,
-                    response, seconds=row.seconds, on_done=self.show_report)
+        self._mark(row, with_marks(response, marks))
+
+    def _mark(self, row: QuestionRow, response: Response) -> None:
+        """Store a marked (or checked) answer after submission; the report is rebuilt."""
+        self.db.run(actions.mark_exam_answer, paper=self.paper,
+                    session_id=self.report.session_id, question=self.paper.question(row.number),
+                    response=response, seconds=row.seconds,
+                    on_done=lambda result: self.show_report(result.report))
+
+    def apply_changes(self, changes: Changes) -> None:
+        """Progress was imported or restored: regrade from the store. (Its own marks come
+        back through ``_mark``'s callback.)"""
+        if changes.everything:
+            self.db.run(actions.exam_report, paper=self.paper,
+                        session_id=self.report.session_id,
+                        on_done=lambda result: self.show_report(result.report))

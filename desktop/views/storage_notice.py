@@ -6,8 +6,8 @@ in one non-blocking message; for a damaged file with a good backup, a "Restore b
 button. ``StorageWarning``: a write the disk refused while working (full, read-only);
 what is on screen stays there and is saved with the next change.
 
-The core's ``Notice.message`` / ``StorageError`` text is complete English; the learner
-reads a translated text built from the notice's kind and paths, with the English as details.
+The texts come from the core's one catalogue (``question_db.messages``), rendered in the UI
+language from the notice's or error's kind and parameters; the English is the details.
 """
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from question_db.sqlite_file import StorageError, StorageFull, StorageReadOnly
+from question_db import messages
+from question_db.sqlite_file import StorageError
 
 from ..db import DbOps
 
@@ -36,49 +37,14 @@ def show_without_blocking(box: QMessageBox) -> None:
     box.show()
 
 
+def qt_translate(context: str, text: str) -> str:
+    """The catalogue's templates (``question_db.messages``) in the UI language."""
+    return QCoreApplication.translate(context, text)
+
+
 def notice_text(notice: Notice) -> str:
     """The learner's text for one recovery notice, in the UI language."""
-    from question_db import recovery
-    path = str(notice.path)
-    if notice.kind == recovery.CORRUPT:
-        text = translate(
-            "StorageNotice", "Your progress file %1 is damaged. It was kept unchanged as %2, "
-                             "and examdesk started a new, empty progress file.")
-        text = text.replace("%1", path).replace("%2", str(notice.moved_to))
-        if notice.backup is None:
-            return text + " " + translate("StorageNotice", "No backup of it was found.")
-        return text + " " + translate(
-            "StorageNotice", "A backup is available (%1): restore it to get your progress "
-                             "back as of that day.").replace("%1", str(notice.backup))
-    if notice.kind == recovery.TOO_NEW:
-        return translate(
-            "StorageNotice", "Your progress file %1 was written by a newer version of "
-                             "examdesk. It was left untouched. Until you update examdesk, your "
-                             "progress is saved in %2 instead.").replace("%1", path).replace(
-            "%2", str(recovery.side_path(notice.path)))
-    if notice.kind == recovery.READ_ONLY:
-        return translate(
-            "StorageNotice", "The data folder %1 is read-only, so examdesk cannot save your "
-                             "progress. You can look at what was saved before, but new answers "
-                             "will not be saved. Make the folder writable, or start examdesk "
-                             "with --data-dir set to a writable folder.").replace(
-            "%1", str(notice.path.parent))
-    if notice.kind == recovery.DISK_FULL:
-        return translate(
-            "StorageNotice", "The disk that holds %1 is full, so examdesk cannot save your "
-                             "progress. Nothing you do will be saved until space is freed; then "
-                             "restart examdesk.").replace("%1", path)
-    if notice.kind == recovery.BACKUP_FAILED:
-        return translate(
-            "StorageNotice", "The daily backup of your progress could not be written to %1. "
-                             "Your progress file itself is fine.").replace("%1", path)
-    if notice.kind == recovery.LOW_DISK:
-        return translate(
-            "StorageNotice", "Little space is left on the disk that holds %1. When it is full, "
-                             "examdesk cannot save your answers.").replace("%1", path)
-    return translate(
-        "StorageNotice", "examdesk cannot save your progress in %1. Nothing you do will be "
-                         "saved until that is fixed; then restart examdesk.").replace("%1", path)
+    return notice.text(qt_translate)
 
 
 class StartupNotices(QObject):
@@ -137,26 +103,24 @@ class StartupNotices(QObject):
         and the learner asked for exactly this (a copy of a few MB, at start-up). What the
         new file held is kept aside (``restore_backup``), never deleted.
         """
-        from question_db import backups, recovery
+        from question_db import backups
+        from question_db.paths import progress_path
 
-        self.db.flush()
-        old = self.db.worker
-        if not old.close():
-            self._failed(translate("StorageNotice",
-                                   "the progress file is still busy; try again in a moment"))
-            return None
-        try:
-            moved = backups.restore_backup(backup, recovery.progress_path(self.data_dir))
+        moved: list[Path | None] = [None]
+
+        def put_back() -> None:
+            moved[0] = backups.restore_backup(backup, progress_path(self.data_dir))
+
+        try:  # DbOps closes the store, runs put_back, and opens it again in every case
+            ready = self.db.reopen(put_back)
         except Exception as exc:  # noqa: BLE001 - OSError, ValueError, sqlite3.Error: say it
-            moved = None
             self._failed(str(exc))
+            ready = self.db.worker.ready
         else:
-            log.info("restored %s (the file it replaced is kept as %s)", backup, moved)
-        # Reopen in every case: the app must keep a working store.
-        self.db.worker = recovery.progress_worker(self.data_dir)
-        self.db.run(lambda store: self.db.worker.ready.result(),
+            log.info("restored %s (the file it replaced is kept as %s)", backup, moved[0])
+        self.db.run(lambda store: ready.result(),
                     on_done=lambda notices: self._reopened(backup, notices))
-        return moved
+        return moved[0]
 
     def _reopened(self, backup: Path, notices: list[Notice]) -> None:
         if notices:
@@ -175,18 +139,8 @@ class StartupNotices(QObject):
 
 def storage_error_text(error: StorageError) -> str:
     """Why a save failed, in the UI language, and what happens to the learner's work."""
-    if isinstance(error, StorageFull):
-        why = translate("StorageNotice",
-                        "The disk is full, so your latest changes could not be saved.")
-    elif isinstance(error, StorageReadOnly):
-        why = translate("StorageNotice", "The progress file or its folder is read-only, so "
-                                         "your latest changes could not be saved.")
-    else:
-        why = translate("StorageNotice", "The disk refused to save your latest changes.")
-    return why + "\n\n" + translate(
-        "StorageNotice", "They stay on screen, and examdesk saves them again with your next "
-                         "change once the problem is fixed (free some space, or make the "
-                         "folder writable).")
+    return error.text(qt_translate) + "\n\n" + messages.render("kept_on_screen", {},
+                                                              qt_translate)
 
 
 class StorageWarning(QObject):

@@ -21,20 +21,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db import review
+from question_db import actions
+from question_db.changes import Changes
 from question_db.model import Bank
 from question_db.review import WrongEntry
 
 from ..db import DbOps
 from .question_view import type_label, verdict_html
 from .report import question_review_html
+from .screen import Screen
 
 
-class WrongBookView(QWidget):
+class WrongBookView(Screen):
     """The book, filtered; the selected entry in full on the right."""
-
-    sig_leave = Signal()
-    """Back to the library."""
 
     sig_practise = Signal(list)
     """Practise these questions: (question ids, in the order shown)."""
@@ -134,9 +133,14 @@ class WrongBookView(QWidget):
     # --- loading -------------------------------------------------------------------------
     def reload(self) -> None:
         """Query the book with the current filters (on the store thread)."""
-        self.db.run(review.wrong_book, self.bank, paper_id=self.paper_filter.currentData(),
+        self.db.run(actions.wrong_book, bank=self.bank, paper_id=self.paper_filter.currentData(),
                     topic=self.topic_filter.currentData(), qtype=self.type_filter.currentData(),
                     include_mastered=self.show_mastered.isChecked(), on_done=self.show_entries)
+
+    def apply_changes(self, changes: Changes) -> None:
+        """Reviews changed (here, in a practice run, by an import): the book follows."""
+        if changes.reviews or changes.everything:
+            self.reload()
 
     def show_entries(self, entries: list[WrongEntry]) -> None:
         """List the entries under a heading per paper (newest miss first within one)."""
@@ -236,20 +240,18 @@ class WrongBookView(QWidget):
         if entry is None:
             return
         mastered = entry.mastered_at is None
-        self.db.run(review.set_mastered, entry.question.id, mastered)
+        self.db.run(actions.set_mastered, question_id=entry.question.id, mastered=mastered)
         if mastered:
             self.last_mastered = entry.question.id
             self.undo_note.setText(self.tr("Question %1 marked mastered.")
                                    .replace("%1", str(entry.question.number)))
             self.undo_note.show()
             self.undo_button.show()
-        self.reload()
 
     def undo_mastered(self) -> None:
         if self.last_mastered is None:
             return
-        self.db.run(review.set_mastered, self.last_mastered, False)
+        self.db.run(actions.set_mastered, question_id=self.last_mastered, mastered=False)
         self.last_mastered = None
         self.undo_note.hide()
         self.undo_button.hide()
-        self.reload()

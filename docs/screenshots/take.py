@@ -22,18 +22,18 @@ from PySide6.QtWidgets import QApplication
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from desktop.app import apply_ui_font, install_translations  # noqa: E402
-from desktop.db import DbOps  # noqa: E402
+from desktop.app import build_app, prepare_application  # noqa: E402
+from desktop.config import Options  # noqa: E402
 from desktop.main_window import MainWindow  # noqa: E402
 from desktop.views.exam import ExamView  # noqa: E402
 from desktop.views.practice import PracticeView  # noqa: E402
 from desktop.views.report import ReportView  # noqa: E402
 from desktop.views.wrong_book import WrongBookView  # noqa: E402
-from question_db import exam as exam_core  # noqa: E402
-from question_db import review  # noqa: E402
+from question_db import actions, review  # noqa: E402
+from question_db.grading import as_response  # noqa: E402
 from question_db.bank import load_bank  # noqa: E402
 from question_db.model import Bank, Question  # noqa: E402
-from question_db.store import ProgressStore, StoreWorker  # noqa: E402
+from question_db.store import ProgressStore  # noqa: E402
 
 DAY = 86400.0
 
@@ -88,10 +88,10 @@ def scripted_history(store: ProgressStore, bank: Bank) -> None:
                 response = scripted_response(q, rng, 0.45 + 0.1 * attempt + topic_bias)
                 if response is None:
                     continue
-                responses[q.id] = response
+                responses[q.id] = as_response(q, response)
                 seconds[q.id] = review.time_budget_s(paper, q) * rng.uniform(0.4, 1.5)
-            exam_core.submit_exam(store, paper, sid, responses, seconds,
-                                  now=started + 6000)
+            actions.submit_exam(store, paper=paper, session_id=sid, responses=responses,
+                                seconds=seconds, now=started + 6000)
     review.set_exam_date(store, date.today() + timedelta(days=10))
 
 
@@ -99,19 +99,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", default="zh_CN")
     args = parser.parse_args()
-    app = QApplication(sys.argv[:1])
-    app.setOrganizationName("examdesk")
-    app.setApplicationName("examdesk")
-    install_translations(app, args.lang)
-    apply_ui_font(app)
-    data = Path(tempfile.mkdtemp(prefix="examdesk-shots-"))
-    worker = StoreWorker(data / "progress.sqlite3")
-    db = DbOps(worker)
-    window = MainWindow(db, QSettings(str(data / "settings.ini"), QSettings.Format.IniFormat),
-                        load_bank())
+    options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")),
+                      lang=args.lang, no_kernel=True)
+    app = prepare_application(sys.argv[1:1], options)
+    running = build_app(options, settings=QSettings(
+        str(options.data_dir / "settings.ini"), QSettings.Format.IniFormat), bank=load_bank())
+    window, db = running.window, running.db
     window.resize(1280, 820)
-    window.show()
-    worker.submit(scripted_history, window.bank).result(timeout=60)
+    spin(app, lambda: db.worker.ready.done())
+    db.run(scripted_history, window.bank).result(timeout=60)
 
     # A finished exam first, so the library shows scores and the report has content.
     window.start_exam("000", 3600)
@@ -131,7 +127,7 @@ def main() -> int:
     exam.go_to(4)
     spin(app, lambda: True)
     grab(window, "exam.png")
-    exam.submit("submitted")
+    exam.submit()
     spin(app, lambda: isinstance(window.screen_view, ReportView))
     window.screen_view.tabs.setCurrentIndex(0)
     spin(app, lambda: True)
@@ -167,7 +163,7 @@ def main() -> int:
     grab(window, "wrong_book.png")
 
     window.close()
-    worker.close()
+    running.shutdown()
     return 0
 
 

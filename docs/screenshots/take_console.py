@@ -13,18 +13,14 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from desktop.app import apply_ui_font, install_translations  # noqa: E402
-from desktop.console.wiring import attach_console  # noqa: E402
-from desktop.db import DbOps  # noqa: E402
-from desktop.main_window import MainWindow  # noqa: E402
+from desktop.app import build_app, prepare_application  # noqa: E402
+from desktop.config import Options  # noqa: E402
 from desktop.views.practice import PracticeView  # noqa: E402
 from question_db.bank import load_bank  # noqa: E402
-from question_db.store import StoreWorker  # noqa: E402
 from take import grab, spin  # noqa: E402
 
 
@@ -32,18 +28,13 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", default="zh_CN")
     args = parser.parse_args()
-    app = QApplication(sys.argv[:1])
-    install_translations(app, args.lang)
-    apply_ui_font(app)
-    tmp = Path(tempfile.mkdtemp(prefix="examdesk-shot-"))
-    worker = StoreWorker(tmp / "progress.sqlite3")
+    options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shot-")), lang=args.lang)
+    app = prepare_application(sys.argv[1:1], options)
     bank = load_bank()
-    settings = QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(DbOps(worker), settings, bank)
-    console = attach_console(window, settings)
+    running = build_app(options, settings=QSettings(
+        str(options.data_dir / "s.ini"), QSettings.Format.IniFormat), bank=bank)
+    window, console = running.window, running.console
     window.resize(1400, 900)
-    window.show()
-    console.dock.start()
     spin(app, lambda: window.console_available, timeout=120)
     window.open_practice("001")
     spin(app, lambda: isinstance(window.screen_view, PracticeView))
@@ -57,9 +48,8 @@ def main() -> int:
     spin(app, lambda: not console.checks.running and console.panel.table.topLevelItemCount() > 3,
          timeout=180)
     grab(window, "console.png")
-    console.shutdown()
     window.close()
-    worker.close()
+    running.shutdown()
     return 0
 
 

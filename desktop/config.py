@@ -1,0 +1,59 @@
+"""Names, command-line arguments and settings keys of the desktop app.
+
+A leaf module (PySide6 only): ``launch`` reads it before anything else is imported, and the
+app, the window, the views and the console read the same names from here, so none of them
+imports another only for a constant.
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+
+__all__ = ["ORGANIZATION", "APPLICATION", "Options", "parse_args", "name_application",
+           "Keys"]
+
+ORGANIZATION = APPLICATION = "examdesk"
+
+
+class Keys:
+    """QSettings keys (the learner's window, view and console choices)."""
+
+    KERNEL = "console/kernel"  # the remembered kernel choice (console/kernel_chooser.py)
+    WINDOW_GEOMETRY = "window/geometry"
+    WINDOW_STATE = "window/state"  # dock sizes and places
+    ZOOM = "view/zoom"
+    LAST_PAPER = "library/last_paper"
+    EXAM_SPLITTER = "exam/splitter"
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a launch was asked for (``parse_args``; tests and scripts build one directly)."""
+
+    data_dir: Path | None = None
+    lang: str | None = None
+    no_kernel: bool = False
+    bench_ready: bool = False
+
+
+def parse_args(argv: list[str]) -> tuple[Options, list[str]]:
+    """examdesk's own options, and the rest (for Qt)."""
+    parser = argparse.ArgumentParser(prog="examdesk", description="Offline exam practice.")
+    parser.add_argument("--data-dir", help="where progress and extra papers live (default: "
+                                           "$EXAMDESK_DATA_DIR or the platform's data dir)")
+    parser.add_argument("--lang", help="UI language, e.g. zh_CN or en (default: the system's)")
+    parser.add_argument("--no-kernel", action="store_true",
+                        help="do not start the Python console (code checks unavailable)")
+    parser.add_argument("--bench-ready", action="store_true", help=argparse.SUPPRESS)
+    args, rest = parser.parse_known_args(argv)
+    return Options(data_dir=Path(args.data_dir) if args.data_dir else None, lang=args.lang,
+                   no_kernel=args.no_kernel, bench_ready=args.bench_ready), rest
+
+
+def name_application() -> None:
+    """QSettings' location comes from these names; set them before any QSettings()."""
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APPLICATION)

@@ -1,0 +1,52 @@
+"""What every screen on top of the library offers the main window (one protocol, no
+``isinstance`` dispatch): leaving, the console's availability and results, and refreshing
+itself from what an action changed.
+
+A screen never builds SQL and never calls the store: it runs ``question_db.actions`` through
+``DbOps`` and shows their typed results.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import QWidget
+
+from question_db.changes import Changes
+
+
+class Screen(QWidget):
+    """Base of the practice, exam, report, wrong-answer book and dashboard screens.
+
+    The defaults do nothing, so a screen implements only what it shows.
+    """
+
+    sig_leave = Signal()
+    """The learner wants to go back to the library."""
+
+    sig_run_requested = Signal(str)
+    """Run this code visibly in the console: (code)."""
+
+    sig_check_requested = Signal(str, str)
+    """Run a programming question's checks on this code: (question id, code)."""
+
+    sig_verify_requested = Signal(str, str)
+    """Run a question's verify snippet in the console: (question id, source)."""
+
+    def enter(self, settings: QSettings) -> None:
+        """The screen is on top now: restore its layout, take the focus."""
+
+    def leave(self, settings: QSettings) -> None:
+        """The screen goes away (or the app quits): save pending work and its layout, stop
+        timers. Called once; the screen is deleted afterwards."""
+
+    def set_console_available(self, available: bool) -> None:
+        """A kernel is (no longer) ready: enable Run / Check / Verify."""
+
+    def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
+        """The console ran ``question_id``'s checks: ``[{name, passed, required, …}]``."""
+
+    def show_check_error(self, question_id: str, message: str) -> None:
+        """The checks of ``question_id`` could not run (no kernel, the starter raised…)."""
+
+    def apply_changes(self, changes: Changes) -> None:
+        """An action changed stored data (maybe from another screen): refresh what is shown
+        of it."""

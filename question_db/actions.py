@@ -1,0 +1,436 @@
+"""One function per thing a learner does, and the one path every such write takes.
+
+Each action takes the ``ProgressStore`` first and keyword-only arguments after it, grades
+inside the core, writes in ONE transaction (``store.write()``: a full disk rolls all of it
+back) and returns a typed result that carries ``changes``: what it touched, so every
+screen showing that data can refresh itself without knowing who wrote it (Anki's
+``OpChanges``). The desktop runs them on the store thread:
+
+    db.run(actions.submit_practice_answer, paper=…, session_id=…, question=…,
+           response=…, seconds=…, on_done=…, on_error=…)
+
+Reads the screens need (library, dashboard, wrong-answer book, due reviews, reports) are
+actions too, so no screen builds a query. Nothing here imports Qt.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from . import exam, progress_io, review, stats
+from .changes import NOTHING, Changes, changes_of
+from .enums import GRADED_VERDICTS, SessionMode, SessionState as State
+from .grading import Grade, as_response, grade_in_paper
+from .model import Bank, Paper, Question
+from .responses import Response, response_to_json
+from .store import AnswerRef, PaperSummary, ProgressStore, SessionRecord
+
+__all__ = [
+    "Changes", "OpenSession", "SubmittedAnswer", "PracticeOutcome", "OpenRun",
+    "ExamSubmitted", "LibrarySummary", "DashboardData", "Written",
+    "open_practice", "open_session", "save_draft", "set_flag", "submit_practice_answer",
+    "regrade_practice_answer", "start_run", "finish_run", "start_exam", "submit_exam",
+    "mark_exam_answer", "exam_report", "session_report", "SessionReport", "Rated", "Imported", "unfinished_exams", "library_summary", "dashboard",
+    "wrong_book", "due_reviews", "override_rating", "set_mastered", "set_exam_date",
+    "export_progress", "import_progress", "changes_of", "NOTHING",
+]
+
+
+@dataclass(frozen=True)
+class Written:
+    """An action that returns nothing but what it changed."""
+
+    changes: Changes
+
+
+def _answered(session_id: int, question: Question, *, paper_changed: bool = True,
+              reviewed: bool = True) -> Changes:
+    return Changes(sessions=frozenset({session_id}), questions=frozenset({question.id}),
+                   papers=frozenset({question.paper_id}) if paper_changed else frozenset(),
+                   reviews=reviewed)
+
+
+# --- sessions as the screens see them ------------------------------------------------------
+@dataclass(frozen=True)
+class SubmittedAnswer:
+    """The newest submitted answer to a question in a session, graded."""
+
+    ref: AnswerRef
+    response: Response
+    grade: Grade | None
+
+
+@dataclass(frozen=True)
+class OpenSession:
+    """Everything a practice or exam screen restores, typed (no stored JSON leaks out)."""
+
+    session: SessionRecord
+    responses: dict[str, Response]  # what to show: the newer of the draft and the answer
+    submitted: dict[str, SubmittedAnswer]
+    flags: frozenset[str]
+    seconds: dict[str, float]
+    changes: Changes = NOTHING
+
+
+def _open(store: ProgressStore, paper: Paper, session_id: int,
+          changes: Changes = NOTHING) -> OpenSession:
+    state = store.session_state(session_id)
+    questions = {q.id: q for q in paper.questions}
+    responses: dict[str, Response] = {}
+    submitted: dict[str, SubmittedAnswer] = {}
+    for qid, question in questions.items():
+        raw, source = exam.response_for(state, qid)
+        if source is not None:
+            responses[qid] = as_response(question, raw)
+        answer = state.answers.get(qid)
+        if answer is not None:
+            submitted[qid] = SubmittedAnswer(
+                AnswerRef(answer.id, answer.uid), as_response(question, answer.response),
+                Grade.from_json(answer.grade) if answer.grade else None)
+    return OpenSession(state.session, responses, submitted, frozenset(state.flags),
+                       dict(state.seconds), changes)
+
+
+def open_practice(store: ProgressStore, *, paper: Paper,
+                  now: float | None = None) -> OpenSession:
+    """Continue the paper's practice session, or start one (practice resumes across
+    launches: drafts, answers and flags are where the learner left them)."""
+    with store.write():
+        active = store.active_session(paper.id, SessionMode.PRACTICE)
+        if active is not None:
+            return _open(store, paper, active.id)
+        session_id = store.start_session(paper_id=paper.id, mode=SessionMode.PRACTICE,
+                                         now=now)
+        return _open(store, paper, session_id, Changes(sessions=frozenset({session_id}),
+                                                       papers=frozenset({paper.id})))
+
+
+def open_session(store: ProgressStore, *, bank: Bank, session_id: int) -> OpenSession:
+    """Any stored session (an exam to resume, a report to show), with its paper's questions."""
+    session = store.session(session_id)
+    return _open(store, bank.paper(session.paper_id), session_id)
+
+
+# --- practice ------------------------------------------------------------------------------
+def save_draft(store: ProgressStore, *, session_id: int, question: Question,
+               response: Response, seconds: float, now: float | None = None) -> Written:
+    """What is on screen, saved while the learner types (time spent included)."""
+    store.save_draft(session_id, question.id, response_to_json(response),
+                     seconds=round(seconds, 3), now=now)
+    return Written(Changes(sessions=frozenset({session_id})))
+
+
+def set_flag(store: ProgressStore, *, session_id: int, question_id: str,
+             flagged: bool) -> Written:
+    store.set_flag(session_id, question_id, flagged)
+    return Written(Changes(sessions=frozenset({session_id})))
+
+
+@dataclass(frozen=True)
+class PracticeOutcome:
+    """A graded, stored practice answer and the schedule it produced."""
+
+    answer: AnswerRef
+    grade: Grade
+    card: review.CardState | None  # None: nothing to rate yet (pending, void)
+    changes: Changes
+
+
+def submit_practice_answer(store: ProgressStore, *, paper: Paper, session_id: int,
+                           question: Question, response: Response, seconds: float,
+                           now: float | None = None) -> PracticeOutcome:
+    """Grade the response, store it as the answer and as the draft (what the screen shows)
+    and schedule its review: one transaction, so a refused write leaves no trace of it."""
+    grade = grade_in_paper(paper, question, response)
+    stored = response_to_json(response)
+    seconds = round(seconds, 3)
+    with store.write():
+        store.save_draft(session_id, question.id, stored, seconds=seconds, now=now)
+        answer = store.record_answer(session_id, question.id, stored, grade=grade,
+                                     seconds=seconds, now=now)
+        card = review.record_outcome(store, question, paper, grade=grade, seconds=seconds,
+                                     answer_uid=answer.uid, now=now)
+    return PracticeOutcome(answer, grade, card, _answered(session_id, question))
+
+
+def regrade_practice_answer(store: ProgressStore, *, paper: Paper, session_id: int,
+                            question: Question, answer: AnswerRef, response: Response,
+                            seconds: float, now: float | None = None) -> PracticeOutcome:
+    """Self-marks saved or checks run on a submitted practice answer: its grade and its
+    review are replaced (a regrade is not a second outcome), the draft follows."""
+    grade = grade_in_paper(paper, question, response)
+    stored = response_to_json(response)
+    with store.write():
+        store.save_draft(session_id, question.id, stored, seconds=round(seconds, 3), now=now)
+        store.set_grade(answer.id, grade)
+        spent = store.answer(answer.id).seconds
+        card = review.record_outcome(store, question, paper, grade=grade, seconds=spent,
+                                     answer_uid=answer.uid, now=now)
+    return PracticeOutcome(answer, grade, card, _answered(session_id, question))
+
+
+@dataclass(frozen=True)
+class OpenRun:
+    """A practice run over chosen questions, in order, with a new session per paper."""
+
+    questions: tuple[Question, ...]
+    papers: dict[str, Paper]
+    sessions: dict[str, int]  # paper id -> practice session id
+    changes: Changes = NOTHING
+
+
+def start_run(store: ProgressStore, *, bank: Bank, question_ids: Iterable[str],
+              now: float | None = None) -> OpenRun:
+    """Practise ``question_ids`` (the wrong-answer book, today's reviews, a practice set).
+    A session belongs to one paper, so a run is one session per paper; unknown ids (a pack
+    no longer installed) are skipped."""
+    questions: list[Question] = []
+    for qid in dict.fromkeys(question_ids):
+        try:
+            questions.append(bank.question(qid))
+        except KeyError:
+            continue
+    papers = {q.paper_id: bank.paper(q.paper_id) for q in questions}
+    with store.write():
+        sessions = {pid: store.start_session(paper_id=pid, mode=SessionMode.PRACTICE, now=now)
+                    for pid in papers}
+    return OpenRun(tuple(questions), papers, sessions,
+                   Changes(sessions=frozenset(sessions.values())))
+
+
+def finish_run(store: ProgressStore, *, session_ids: Iterable[int],
+               now: float | None = None) -> Written:
+    """Close a run's sessions: submitted, scored over the questions answered; a session
+    with nothing submitted is abandoned (its drafts stay in the history)."""
+    closed: set[int] = set()
+    papers: set[str] = set()
+    with store.write():
+        for session_id in session_ids:
+            state = store.session_state(session_id)
+            if state.session.state != State.ACTIVE:
+                continue
+            closed.add(session_id)
+            papers.add(state.session.paper_id)
+            if not state.answers:
+                store.finish_session(session_id, state=State.ABANDONED, score=0, max_score=0,
+                                     now=now)
+                continue
+            grades = [a.grade for a in state.answers.values()
+                      if a.grade and a.grade.get("verdict") in GRADED_VERDICTS]
+            store.finish_session(session_id, state=State.SUBMITTED,
+                                 score=sum(g["points"] for g in grades),
+                                 max_score=sum(g["max_points"] for g in grades), now=now)
+    return Written(Changes(sessions=frozenset(closed), papers=frozenset(papers)))
+
+
+# --- exams ---------------------------------------------------------------------------------
+def start_exam(store: ProgressStore, *, paper: Paper, duration_s: int,
+               now: float | None = None) -> OpenSession:
+    """A timed exam on ``paper``; its wall-clock deadline is ``now + duration_s``."""
+    with store.write():
+        session_id = store.start_session(paper_id=paper.id, mode=SessionMode.EXAM,
+                                         duration_s=duration_s, now=now)
+        return _open(store, paper, session_id, Changes(sessions=frozenset({session_id}),
+                                                       papers=frozenset({paper.id})))
+
+
+@dataclass(frozen=True)
+class ExamSubmitted:
+    """The report of a submitted (or marked) exam, graded at that moment."""
+
+    report: exam.ExamReport
+    changes: Changes
+
+
+def submit_exam(store: ProgressStore, *, paper: Paper, session_id: int,
+                responses: Mapping[str, Response], seconds: Mapping[str, float],
+                final_state: State = State.SUBMITTED,
+                now: float | None = None) -> ExamSubmitted:
+    """Record every answered question with its grade and review, finish the session with its
+    score, and return the report. One transaction: a failure leaves the exam active, with
+    its drafts, to be submitted again."""
+    with store.write():
+        for question in paper.questions:
+            if question.id not in responses:
+                continue
+            response = responses[question.id]
+            grade = grade_in_paper(paper, question, response)
+            spent = round(seconds.get(question.id, 0.0), 3)
+            answer = store.record_answer(session_id, question.id, response_to_json(response),
+                                         grade=grade, seconds=spent, now=now)
+            # pending (self-marks, checks) and void answers get no review until graded
+            review.record_outcome(store, question, paper, grade=grade, seconds=spent,
+                                  answer_uid=answer.uid, now=now)
+        report = exam.build_report(paper, store.session_state(session_id))
+        store.finish_session(session_id, state=final_state, score=report.score,
+                             max_score=report.max_score, now=now)
+        report = exam.build_report(paper, store.session_state(session_id))
+    return ExamSubmitted(report, Changes(
+        sessions=frozenset({session_id}), papers=frozenset({paper.id}), reviews=True,
+        questions=frozenset(q for q in responses)))
+
+
+def mark_exam_answer(store: ProgressStore, *, paper: Paper, session_id: int,
+                     question: Question, response: Response, seconds: float,
+                     now: float | None = None) -> ExamSubmitted:
+    """Self-marks or a check result added to a submitted exam: a new graded answer row (the
+    history keeps the old one), its review (re-rating the one an earlier marking gave), and
+    the session's score brought up to date."""
+    with store.write():
+        earlier = store.session_state(session_id).answers.get(question.id)
+        grade = grade_in_paper(paper, question, response)
+        answer = store.record_answer(session_id, question.id, response_to_json(response),
+                                     grade=grade, seconds=seconds, now=now)
+        review.record_outcome(store, question, paper, grade=grade, seconds=seconds,
+                              answer_uid=answer.uid,
+                              regrade_of_uid=earlier.uid if earlier else None, now=now)
+        report = _rescored(store, paper, session_id)
+    return ExamSubmitted(report, _answered(session_id, question))
+
+
+def _rescored(store: ProgressStore, paper: Paper, session_id: int) -> exam.ExamReport:
+    report = exam.build_report(paper, store.session_state(session_id))
+    if report.mode == SessionMode.EXAM and report.state in (State.SUBMITTED,
+                                                            State.AUTO_SUBMITTED):
+        store.rescore_session(session_id, score=report.score, max_score=report.max_score)
+    return report
+
+
+@dataclass(frozen=True)
+class SessionReport:
+    """A stored session's report, with the paper it is on."""
+
+    paper: Paper
+    report: exam.ExamReport
+    changes: Changes
+
+
+def session_report(store: ProgressStore, *, bank: Bank, session_id: int) -> SessionReport:
+    """The report of any stored session (a past exam from the library), regraded now."""
+    paper = bank.paper(store.session(session_id).paper_id)
+    result = exam_report(store, paper=paper, session_id=session_id)
+    return SessionReport(paper, result.report, result.changes)
+
+
+def exam_report(store: ProgressStore, *, paper: Paper, session_id: int) -> ExamSubmitted:
+    """A session's report, regraded now; a finished exam's stored score follows it (it goes
+    stale after self-marks, a check run or a corrected key)."""
+    with store.write():
+        before = store.session(session_id)
+        report = _rescored(store, paper, session_id)
+    changed = (before.score, before.max_score) != (report.score, report.max_score) \
+        and before.state != State.ACTIVE
+    return ExamSubmitted(report, Changes(papers=frozenset({paper.id})) if changed else NOTHING)
+
+
+def unfinished_exams(store: ProgressStore, *, bank: Bank) -> list[SessionRecord]:
+    """Active exams of papers in the bank, newest first (resume or auto-submit at start)."""
+    known = {p.id for p in bank.papers}
+    return [s for s in store.unfinished_exams() if s.paper_id in known]
+
+
+# --- library, dashboard, review ------------------------------------------------------------
+@dataclass(frozen=True)
+class LibrarySummary:
+    """What the library shows besides the bank itself."""
+
+    exams: dict[str, PaperSummary]  # per paper id
+    sessions: dict[str, list[SessionRecord]]  # per paper id, newest first
+    wrong_count: int
+    due_count: int
+
+
+def library_summary(store: ProgressStore, *, bank: Bank,
+                    now: float | None = None) -> LibrarySummary:
+    known = {q.id for q in bank.all_questions()}
+    with store.atomic():  # one snapshot
+        exams = {p.id: store.paper_summary(p.id, mode=SessionMode.EXAM) for p in bank.papers}
+        sessions = {p.id: store.sessions(p.id) for p in bank.papers}
+        wrong = len(review.wrong_book(store, bank))
+        due = len(review.due_today(store, now=now, known=known))
+    return LibrarySummary(exams, sessions, wrong, due)
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    by_topic: list[stats.Accuracy]
+    by_type: list[stats.Accuracy]
+    trends: dict[str, list[stats.TrendPoint]]  # exam attempts per paper id, oldest first
+    times: dict[str, list[stats.QuestionTime]]  # per paper id
+    forecast: list[tuple[date, int]]
+    exam_date: date | None
+    due_today: int
+
+
+FORECAST_DAYS = 14
+
+
+def dashboard(store: ProgressStore, *, bank: Bank, now: float | None = None) -> DashboardData:
+    known = {q.id for q in bank.all_questions()}
+    with store.atomic():
+        return DashboardData(
+            by_topic=stats.accuracy_by_topic(store, bank),
+            by_type=stats.accuracy_by_type(store, bank),
+            trends={p.id: [t for t in stats.score_trend(store, p.id)
+                           if t.mode == SessionMode.EXAM] for p in bank.papers},
+            times={p.id: stats.time_per_question(store, p.id) for p in bank.papers},
+            forecast=review.due_forecast(store, days=FORECAST_DAYS, now=now),
+            exam_date=review.exam_date(store),
+            due_today=len(review.due_today(store, now=now, known=known)))
+
+
+def wrong_book(store: ProgressStore, *, bank: Bank, paper_id: str | None = None,
+               topic: str | None = None, qtype: str | None = None,
+               include_mastered: bool = False) -> list[review.WrongEntry]:
+    return review.wrong_book(store, bank, paper_id=paper_id, topic=topic, qtype=qtype,
+                             include_mastered=include_mastered)
+
+
+def due_reviews(store: ProgressStore, *, bank: Bank, now: float | None = None) -> list[str]:
+    """Question ids due by the end of today, most overdue first."""
+    known = {q.id for q in bank.all_questions()}
+    return [card.question_id for card in review.due_today(store, now=now, known=known)]
+
+
+@dataclass(frozen=True)
+class Rated:
+    card: review.CardState
+    changes: Changes
+
+
+def override_rating(store: ProgressStore, *, question_id: str, rating: int) -> Rated:
+    """The learner disagrees with the rating examdesk chose: replace it and reschedule."""
+    card = review.override_rating(store, question_id, rating)
+    return Rated(card, Changes(questions=frozenset({question_id}), reviews=True))
+
+
+def set_mastered(store: ProgressStore, *, question_id: str, mastered: bool,
+                 now: float | None = None) -> Written:
+    review.set_mastered(store, question_id, mastered, now=now)
+    return Written(Changes(questions=frozenset({question_id}), reviews=True))
+
+
+def set_exam_date(store: ProgressStore, *, day: date | None) -> Written:
+    review.set_exam_date(store, day)
+    return Written(Changes(settings=True))
+
+
+# --- progress files ------------------------------------------------------------------------
+def export_progress(store: ProgressStore, *, path: Path) -> Written:
+    """Everything to a JSON file (or one row per answer to ``.csv``), written atomically."""
+    progress_io.export_progress(store, Path(path))
+    return Written(NOTHING)
+
+
+@dataclass(frozen=True)
+class Imported:
+    result: progress_io.ImportResult
+    changes: Changes
+
+
+def import_progress(store: ProgressStore, *, path: Path, bank: Bank) -> Imported:
+    """Merge an export (no duplicates); one transaction: a bad file changes nothing."""
+    result = progress_io.import_progress(store, Path(path), bank)
+    return Imported(result, Changes(everything=bool(result.added)))

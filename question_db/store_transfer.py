@@ -1,0 +1,93 @@
+"""The SQL of progress export and import: whole tables out, rows merged in by ``uid``.
+
+Part of the store (``store*.py`` are the only modules that write SQL); the file formats
+and their validation are ``progress_io.py``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+from .store import ProgressStore
+
+__all__ = ["SESSION_COLS", "ANSWER_COLS", "export_tables", "answers_with_sessions",
+           "session_id_by_uid", "insert_session", "insert_answer", "merge_draft",
+           "insert_setting_if_absent"]
+
+SESSION_COLS = ("uid", "paper_id", "mode", "state", "started_at", "deadline", "finished_at",
+                "score", "max_score")
+ANSWER_COLS = ("uid", "question_id", "response", "grade", "seconds", "created_at")
+
+
+def export_tables(store: ProgressStore) -> dict[str, list[dict]]:
+    """Every table an export carries, rows as dicts, in one read snapshot. Sessions keep
+    their ``id`` so the caller can turn the other rows' ``session_id`` into uids."""
+    def rows(sql: str) -> list[dict]:
+        return list(store.query(sql))
+
+    with store.atomic():
+        return {
+            "sessions": rows(f"SELECT id, {', '.join(SESSION_COLS)} FROM sessions ORDER BY id"),
+            "answers": rows(f"SELECT session_id, {', '.join(ANSWER_COLS)} FROM answers "
+                            "ORDER BY id"),
+            "drafts": rows("SELECT session_id, question_id, response, seconds, updated_at "
+                           "FROM drafts"),
+            "flags": rows("SELECT session_id, question_id FROM flags"),
+            "reviews": rows("SELECT uid, question_id, answer_uid, rating, missed, source, "
+                            "reviewed_at FROM reviews ORDER BY id"),
+            "mastery": rows("SELECT question_id, mastered_at FROM mastery"),
+            "settings": rows("SELECT key, value FROM settings"),
+        }
+
+
+def answers_with_sessions(store: ProgressStore) -> Iterator[dict]:
+    """One row per answer with its session's columns (``session_<col>``, ``answer_<col>``)."""
+    return store.query(
+        f"SELECT {', '.join('s.' + c + ' AS session_' + c for c in SESSION_COLS)}, "
+        f"{', '.join('a.' + c + ' AS answer_' + c for c in ANSWER_COLS)}, "
+        "a.verdict, a.points, a.max_points FROM answers a JOIN sessions s "
+        "ON s.id = a.session_id ORDER BY a.id")
+
+
+def session_id_by_uid(store: ProgressStore, uid: str) -> int | None:
+    row = store.execute("SELECT id FROM sessions WHERE uid = ?", [uid]).fetchone()
+    return row[0] if row else None
+
+
+def insert_session(store: ProgressStore, values: dict[str, Any]) -> int:
+    cols = [c for c in SESSION_COLS if c in values]
+    cursor = store.execute(
+        f"INSERT INTO sessions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+        [values[c] for c in cols])
+    return cursor.lastrowid
+
+
+def insert_answer(store: ProgressStore, session_id: int, answer: dict[str, Any]) -> bool:
+    """Add an exported answer unless its uid is known; returns whether it was added."""
+    grade = answer.get("grade")
+    cursor = store.execute(
+        "INSERT OR IGNORE INTO answers (uid, session_id, question_id, response, grade, "
+        "verdict, points, max_points, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [answer["uid"], session_id, answer["question_id"],
+         json.dumps(answer.get("response"), ensure_ascii=False),
+         json.dumps(grade, ensure_ascii=False) if grade else None,
+         grade.get("verdict") if grade else None, grade.get("points") if grade else None,
+         grade.get("max_points") if grade else None, float(answer.get("seconds") or 0),
+         float(answer["created_at"])])
+    return cursor.rowcount == 1
+
+
+def merge_draft(store: ProgressStore, session_id: int, question_id: str, response: Any,
+                seconds: float, updated_at: float) -> None:
+    """An exported draft, kept only where it is newer than the one here."""
+    store.execute(
+        "INSERT INTO drafts (session_id, question_id, response, seconds, updated_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, question_id) DO UPDATE SET "
+        "response = excluded.response, seconds = excluded.seconds, "
+        "updated_at = excluded.updated_at WHERE excluded.updated_at > updated_at",
+        [session_id, question_id, json.dumps(response, ensure_ascii=False), seconds,
+         updated_at])
+
+
+def insert_setting_if_absent(store: ProgressStore, key: str, value: str) -> None:
+    store.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", [key, value])
