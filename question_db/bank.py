@@ -479,7 +479,8 @@ def load_question(path: Path, paper_id: str, problems: list[Problem]) -> Questio
         _check_points(points, [p.points for p in parts] + [r.points for r in rubric],
                       "answer", report)
         fields.update(parts=parts, rubric=rubric,
-                      reference_answer=_text(data, "reference_answer", report))
+                      reference_answer=_text(data, "reference_answer", report,
+                                             required=not draft))
         answer = [p.to_json() for p in parts]
     elif qtype in ("short_answer", "system_design"):
         answer = _text(data, "answer", report, required=not draft)
