@@ -71,3 +71,26 @@ def load(folder: Path) -> Paper:
     paper = load_paper(folder, problems)
     assert paper is not None and not problems, problems
     return paper
+
+
+def trip(paper: Paper, tmp: Path, write, read, suffix: str):
+    """Export ``paper`` with ``write``, read the file back with ``read``, load the pack:
+    ``(paper, file, export warnings, ImportResult, loaded pack)``."""
+    out = tmp / f"{paper.id}{suffix}"
+    exported = write([paper], out)
+    result = read(out)
+    return paper, out, exported, result, load_result(result, tmp / "pack")
+
+
+def image_pack(folder: Path, data: bytes, alt: str = "flag") -> Paper:
+    """A one-question pack whose stem shows ``media/flag.png``."""
+    from question_db.interchange.pack import DraftPaper, DraftQuestion, DraftSection
+
+    draft = DraftPaper(
+        id="img", title="Images", sections=[DraftSection("One", "single_choice", 1, 1, 1)],
+        questions=[DraftQuestion(number=1, type="single_choice", points=1,
+                                 stem=f"Which flag?\n\n![{alt}](media/flag.png)",
+                                 options={"A": "Red", "B": "Blue"}, answer="B",
+                                 seed_answer="B")],
+        media={"media/flag.png": data})
+    return write_pack(draft, folder)

@@ -160,7 +160,7 @@ def test_anki_imports_twice_without_duplicates_and_updates_an_edit_in_place(pack
         assert col.note_count() == 65 and col.card_count() == cards
 
         edited = pack_copy / "001" / "q03.toml"
-        note_id = col.find_notes(f'"Id:001/3"')
+        note_id = col.find_notes('"Id:001/3"')
         assert len(note_id) == 1
         edited.write_text(edited.read_text("utf-8").replace("主要目的", "首要目的"), "utf-8")
         newer = time.time() + 60  # edited after the first export, whatever the clock says
@@ -169,7 +169,7 @@ def test_anki_imports_twice_without_duplicates_and_updates_an_edit_in_place(pack
         update = import_(bank.papers, "edited.apkg")
         assert (len(update.new), len(update.updated), len(update.duplicate)) == (0, 1, 64)
         assert col.note_count() == 65 and col.card_count() == cards
-        assert col.find_notes(f'"Id:001/3"') == note_id  # the same note, updated in place
+        assert col.find_notes('"Id:001/3"') == note_id  # the same note, updated in place
         assert "首要目的" in col.get_note(note_id[0])["Stem"]
         decks = {d.name for d in col.decks.all_names_and_ids()}
         assert {"examdesk", "examdesk::2025年人工智能工程师认证考试试卷",
@@ -187,3 +187,15 @@ def test_export_names_what_a_deck_cannot_carry(exported):
             if q.type == "fill_blank" and not has_key(q)} <= fields
     assert all(Path(w.file).suffix == ".toml" and w.message.startswith("apkg: ")
                for w in warnings)
+
+
+def test_images_travel_as_anki_media(tmp_path):
+    from roundtrip import image_pack
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(30))
+    paper = image_pack(tmp_path / "img", png)
+    out = tmp_path / "img.apkg"
+    assert write_apkg([paper], out) == []
+    package = read_apkg(out)
+    assert package.media == {"examdesk-img-media-flag.png": png}
+    assert '<img src="examdesk-img-media-flag.png" alt="flag">' in package.notes[0].fields["Stem"]

@@ -9,6 +9,7 @@ from question_db.bank import load_bank
 from question_db.interchange.gift import GiftError, escape, gift_text, read_gift, write_gift
 from question_db.interchange.markup import canonical_markdown
 from question_db.interchange.writing import has_key
+import roundtrip
 from roundtrip import assert_same, load_result, review_kinds, rubric
 
 COMMON = ("points", "stem", "explanation", "errata", "topics")
@@ -21,12 +22,8 @@ def bank():
 
 @pytest.fixture(scope="module", params=["000", "001"])
 def trip(request, bank, tmp_path_factory):
-    paper = bank.paper(request.param)
-    tmp = tmp_path_factory.mktemp(f"gift{paper.id}")
-    out = tmp / f"{paper.id}.gift"
-    exported = write_gift([paper], out)
-    result = read_gift(out)
-    return paper, out, exported, result, load_result(result, tmp / "pack")
+    tmp = tmp_path_factory.mktemp(f"gift{request.param}")
+    return roundtrip.trip(bank.paper(request.param), tmp, write_gift, read_gift, ".gift")
 
 
 def test_bundled_papers_come_back_with_what_gift_carries(trip):
@@ -243,3 +240,11 @@ def test_disputed_key_and_points_survive_through_the_hint(bank, tmp_path):
     back = next(n for n in read_gift(out).paper.questions if n.stem == q.stem)
     assert back.answer == q.answer and back.points == q.points
     assert any(f.kind == "also_accept" and f.text == "C" for f in back.review)
+
+
+def test_an_image_cannot_travel_in_gift_and_the_export_says_so(tmp_path):
+    paper = roundtrip.image_pack(tmp_path / "img", b"png", alt="the flag")
+    text, warnings = gift_text([paper])
+    assert "[the flag]" in text and "<img" not in text
+    assert sorted((w.question, w.field) for w in warnings) == [("img/1", "status"),
+                                                               ("img/1", "stem")]

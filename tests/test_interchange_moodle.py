@@ -12,6 +12,7 @@ from question_db.bank import load_bank
 from question_db.interchange.moodle import (MOODLE_FRACTIONS, MoodleXmlError, moodle_fraction,
                                             read_moodle_xml, write_moodle_xml)
 from question_db.interchange.writing import has_key
+import roundtrip
 from roundtrip import assert_same, load_result, review_kinds
 
 PER_TYPE = {
@@ -33,12 +34,9 @@ def bank():
 
 @pytest.fixture(scope="module", params=["000", "001"])
 def trip(request, bank, tmp_path_factory):
-    paper = bank.paper(request.param)
-    tmp = tmp_path_factory.mktemp(f"moodle{paper.id}")
-    out = tmp / f"{paper.id}.xml"
-    exported = write_moodle_xml([paper], out)
-    result = read_moodle_xml(out)
-    return paper, out, exported, result, load_result(result, tmp / "pack")
+    tmp = tmp_path_factory.mktemp(f"moodle{request.param}")
+    return roundtrip.trip(bank.paper(request.param), tmp, write_moodle_xml, read_moodle_xml,
+                          ".xml")
 
 
 def test_bundled_papers_come_back_field_by_field(trip):

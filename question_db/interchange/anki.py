@@ -1,14 +1,16 @@
 """Anki decks: export the bank as an ``.apkg`` (genanki), and read one back.
 
 One note type per kind of question, with fixed ids, so notes exported again land in the
-same note types:
+same note types (the full table is in ``docs/interchange.md``):
 
-| note type | questions | front | back |
-|---|---|---|---|
-| examdesk choice | single / multiple choice | stem, options A–D | key, explanation, errata |
-| examdesk cloze | fill-in with a key | the stem with one cloze per blank | accepted variants, explanation, errata |
-| examdesk answer | calculation, short answer, system design, void fill-in | stem | reference answer (numeric parts), rubric, explanation, errata |
-| examdesk code | programming | stem, starter code | reference solution (highlighted), rubric, explanation, errata |
+- ``examdesk choice`` (single/multiple choice): stem and options A–D on the front; key,
+  explanation and errata on the back;
+- ``examdesk cloze`` (fill-in with a key): one cloze per blank, the accepted variants on
+  the back;
+- ``examdesk answer`` (calculation, short answer, system design, a fill-in without a key):
+  the reference answer (numeric parts as a table), rubric, explanation, errata;
+- ``examdesk code`` (programming): starter code on the front, the reference solution on
+  the back, both highlighted.
 
 Each note's ``guid`` comes from the question id, so importing a new export updates the
 notes already in a collection instead of adding copies; each note's modification time is
@@ -230,7 +232,8 @@ class _Fields:
         stem = BLANK_MARK.sub(lambda m: f"\ue000{next(counter)}\ue001", self.q.stem)
         out = self.html(stem)
         for i, variants in enumerate(self.q.answer):
-            out = out.replace(f"\ue000{i}\ue001", f"{{{{c{i + 1}::{_cloze_answer(variants[0])}}}}}")
+            cloze = f"{{{{c{i + 1}::{_cloze_answer(variants[0])}}}}}"
+            out = out.replace(f"\ue000{i}\ue001", cloze)
         return out
 
     def values(self, kind: str, note: str) -> list[str]:
@@ -284,7 +287,8 @@ def build_package(papers: list[Paper], *, notes: Mapping[str, str] | None = None
                                                              "exported as a plain card"))
             mtime = int(max(question_mtime(q), note_times.get(q.id, 0.0)))
             newest = max(newest, mtime)
-            fields = _Fields(paper, q, media, warnings).values(kind, _note_html(notes.get(q.id, "")))
+            note = _note_html(notes.get(q.id, ""))
+            fields = _Fields(paper, q, media, warnings).values(kind, note)
             deck.add_note(_note_type()(model=_model(kind), fields=fields, guid=note_guid(q.id),
                                 tags=tags_for(q), mtime=mtime))
         decks.append(deck)

@@ -439,10 +439,11 @@ class _Reader:
             q.explanation = "\n\n".join(p for p in (q.explanation, "\n".join(notes)) if p)
         return q
 
-    def short_answer(self, q: DraftQuestion, answer_text: str, fmt: str,
-                     label: str) -> DraftQuestion:
-        q.type = "fill_blank"
-        answers = []
+    def equal_answers(self, q: DraftQuestion, answer_text: str,
+                      label: str) -> list[tuple[float, str]]:
+        """The ``=``-separated answers of a short-answer or numerical question, each with
+        its share of the marks (100 % unless ``%w%`` says otherwise)."""
+        out = []
         for raw in (a.strip() for a in answer_text.split("=")):
             if not raw:
                 continue
@@ -450,8 +451,16 @@ class _Reader:
             weight = _WEIGHT.match(raw)
             if weight:
                 share = float(weight.group(1)) / 100
-                self.warn_weight(q, label, str(len(answers) + 1), weight.group(1), share)
+                self.warn_weight(q, label, str(len(out) + 1), weight.group(1), share)
                 raw = raw[weight.end():]
+            out.append((share, raw))
+        return out
+
+    def short_answer(self, q: DraftQuestion, answer_text: str, fmt: str,
+                     label: str) -> DraftQuestion:
+        q.type = "fill_blank"
+        answers = []
+        for share, raw in self.equal_answers(q, answer_text, label):
             text, _ = _split_feedback(raw)
             answers.append((_split_format(_restore(text), "plain")[0].strip(), share))
         if not set_fill_key(q, answers):
@@ -464,15 +473,7 @@ class _Reader:
         set_rubric(q, parts.get(feedback.RUBRIC, ""))
         answer_text = answer_text.split("~", 1)[0]  # "~#feedback": for any other answer
         keys = []
-        for raw in (a.strip() for a in answer_text.split("=")):
-            if not raw:
-                continue
-            share = 1.0
-            weight = _WEIGHT.match(raw)
-            if weight:
-                share = float(weight.group(1)) / 100
-                self.warn_weight(q, label, str(len(keys) + 1), weight.group(1), share)
-                raw = raw[weight.end():]
+        for share, raw in self.equal_answers(q, answer_text, label):
             value_text = _restore(_split_feedback(raw)[0]).strip()
             try:
                 if ".." in value_text:  # in decimal, so {#3.141..3.142} is 3.1415 ± 0.0005

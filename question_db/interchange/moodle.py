@@ -1,22 +1,16 @@
 """Moodle XML: export the bank for a Moodle question bank, import what Moodle writes.
 
-Mapping (see ``docs/interchange.md``):
+Mapping (the full table is in ``docs/interchange.md``): single and multiple choice ↔
+``multichoice`` (``<single>``); one blank ↔ ``shortanswer``, several ↔ a ``cloze`` with one
+``SHORTANSWER`` each; one numeric part ↔ ``numerical`` (tolerance, unit), several ↔ a
+``cloze`` with one ``NUMERICAL`` each; short answer, system design ↔ ``essay``
+(``graderinfo`` = reference answer + rubric); programming ↔ ``essay`` in monospaced
+(``responsetemplate`` = starter); no key (void) → ``description``; paper and section ↔
+categories ``$course$/top/<paper>/<section>``.
 
-| examdesk | Moodle |
-|---|---|
-| single_choice | ``multichoice``, ``<single>true``; the key (and a disputed question's other keys) 100 % |
-| multiple_choice | ``multichoice``, ``<single>false``; each correct option 100/k %, each wrong one −100 % |
-| fill_blank, one blank | ``shortanswer`` (every accepted variant 100 %) |
-| fill_blank, several | ``cloze`` with one ``SHORTANSWER`` per blank, weighted by its points |
-| calculation, one part | ``numerical`` with its tolerance and unit |
-| calculation, several | ``cloze`` with one ``NUMERICAL`` per part (label before, unit after) |
-| short_answer, system_design | ``essay`` (editor); ``graderinfo`` = reference answer + rubric |
-| programming | ``essay`` (monospaced); ``responsetemplate`` = starter, ``graderinfo`` = reference |
-| no key (void) | ``description`` |
-| paper / section | categories ``$course$/top/<paper>/<section>`` |
-
-Moodle's true/false becomes a two-option single choice; matching, drag-and-drop, calculated
-and plug-in types, descriptions and categories are skipped (a warning names each one).
+Moodle's true/false becomes a two-option single choice and a CodeRunner Python question a
+programming draft; matching, drag-and-drop, calculated and other plug-in types, and
+descriptions, are skipped (a warning names each one).
 Fractions are checked against Moodle's own list (``question_bank::fraction_options_full``)
 the way its importer does (within 1e-5); exports use only fractions on that list.
 """
