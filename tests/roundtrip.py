@@ -94,3 +94,17 @@ def image_pack(folder: Path, data: bytes, alt: str = "flag") -> Paper:
                                  seed_answer="B")],
         media={"media/flag.png": data})
     return write_pack(draft, folder)
+
+
+def one_part_calculation_pack(folder: Path) -> Paper:
+    """A pack with one calculation of a single numeric part plus a self-marked rubric."""
+    from question_db.interchange.pack import DraftPaper, DraftQuestion, DraftSection
+
+    question = DraftQuestion(
+        number=1, type="calculation", points=3, status="ok", stem="显存：65B 参数 × 16 B = ?",
+        parts=[{"label": "(1)", "value": 1040.0, "tolerance": 5.0, "unit": "GB", "points": 2}],
+        rubric=[{"text": "写出 16 B/参数的构成", "points": 1}],
+        reference_answer="65 × 16 = 1040 GB", explanation="逐字节相加。", seed_answer="")
+    draft = DraftPaper(id="calc", title="Calc", questions=[question],
+                       sections=[DraftSection("计算", "calculation", 1, 1, 3)])
+    return write_pack(draft, folder)

@@ -248,3 +248,14 @@ def test_an_image_cannot_travel_in_gift_and_the_export_says_so(tmp_path):
     assert "[the flag]" in text and "<img" not in text
     assert sorted((w.question, w.field) for w in warnings) == [("img/1", "status"),
                                                                ("img/1", "stem")]
+
+
+def test_one_part_calculation_keeps_value_and_tolerance_not_the_unit(tmp_path):
+    paper = roundtrip.one_part_calculation_pack(tmp_path / "calc")
+    _, out, exported, _, back = roundtrip.trip(paper, tmp_path, write_gift, read_gift, ".gift")
+    assert "{#1040:5" in out.read_text("utf-8")
+    orig, new = paper.questions[0], back.questions[0]
+    assert_same(orig, new, "type", "points", "stem", "rubric", "reference_answer",
+                "explanation")
+    assert [(p.value, p.tolerance, p.unit, p.points) for p in new.parts] == [(1040, 5, "", 2)]
+    assert sorted(w.field for w in exported) == ["answer[0].unit", "rubric"]

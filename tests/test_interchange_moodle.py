@@ -363,3 +363,14 @@ def test_any_encoding(tmp_path, encoding, declared):
     q = result.paper.questions[0]
     assert q.stem == "梯度下溢会导致更新丢失。" and q.answer == "B"
     assert result.paper.language == "zh-Hans"
+
+
+def test_one_part_calculation_is_a_numerical_question_with_its_unit(tmp_path):
+    paper = roundtrip.one_part_calculation_pack(tmp_path / "calc")
+    _, out, exported, _, back = roundtrip.trip(paper, tmp_path, write_moodle_xml,
+                                               read_moodle_xml, ".xml")
+    el = next(e for e in ET.parse(out).getroot().iter("question") if e.get("type") != "category")
+    assert el.get("type") == "numerical" and el.findtext("units/unit/unit_name") == "GB"
+    assert_same(paper.questions[0], back.questions[0], "type", "points", "stem", "parts",
+                "rubric", "reference_answer", "explanation")
+    assert [w.field for w in exported] == ["rubric"]
