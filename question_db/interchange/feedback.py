@@ -19,7 +19,8 @@ from .markup import canonical_markdown
 REFERENCE = "Reference answer"
 RUBRIC = "Rubric"
 ERRATA = "Errata"
-LABELS = (REFERENCE, RUBRIC, ERRATA)
+STARTER = "Starter code"  # GIFT has no response template: a code question's starter
+LABELS = (REFERENCE, RUBRIC, ERRATA, STARTER)
 _HEADING = re.compile(r"^#### (%s)\s*$" % "|".join(map(re.escape, LABELS)), re.M)
 _RUBRIC_LINE = re.compile(r"^- \[(\d+(?:\.\d+)?(?:e-?\d+)?) pts?(, auto)?\]\s*(.*)$")
 

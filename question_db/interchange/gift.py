@@ -29,7 +29,7 @@ from pathlib import Path
 from ..model import BLANK_MARK, Paper, Problem, Question, ReviewFlag
 from . import feedback
 from .drafts import (DraftCollector, question_label, set_choice_key, set_essay, set_fill_key,
-                     set_numeric_key, set_rubric, true_false_labels)
+                     set_numeric_key, set_rubric, single_code_block, true_false_labels)
 from .encoding import read_text_file
 from .markup import (canonical_markdown, html_to_markdown, inline_markdown_to_html,
                      markdown_to_html, plain_text)
@@ -171,7 +171,7 @@ def _question(paper: Paper, q: Question, warnings: list[Problem]) -> str:
         reference = f"```python\n{code}\n```"
         starter = q.code.read("starter").rstrip() if q.code else ""
         if starter:
-            stem = f"{stem}\n\n```python\n{starter}\n```"
+            stem = feedback.compose(stem, (feedback.STARTER, f"```python\n{starter}\n```"))
         if q.code and (q.code.check or q.code.wrong):
             w.drop("code.check", "the check suite is not exported")
     else:
@@ -500,10 +500,9 @@ class _Reader:
         q.reference_answer = ""
         starter = ""
         if q.type == "programming":
-            blocks = re.findall(r"\n```[\w+-]*\n(.*?)\n```\s*$", "\n" + q.stem, re.S)
-            if blocks:
-                starter = blocks[-1]
-                q.stem = re.sub(r"\n*```[\w+-]*\n(.*?)\n```\s*$", "", q.stem, flags=re.S)
+            stem_parts = feedback.split(q.stem)
+            starter = single_code_block(stem_parts.get(feedback.STARTER, "")) or ""
+            q.stem = stem_parts[""] or q.stem
         set_rubric(q, parts.get(feedback.RUBRIC, ""))
         set_essay(q, reference, starter=starter)
         return q
