@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from .bank import load_bank
-from .export import bank_json
 from .model import Bank
 from .paths import data_dir, user_papers_dir
 
@@ -48,13 +46,39 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     bank = _bank(args)
-    text = json.dumps(bank_json(bank), ensure_ascii=False, indent=1)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text + "\n")
     for problem in bank.problems:
         print(problem, file=sys.stderr)
+    papers = bank.papers
+    if args.paper_ids:
+        known = {p.id: p for p in bank.papers}
+        unknown = [pid for pid in args.paper_ids if pid not in known]
+        if unknown:
+            print(f"question-db export: no paper {', '.join(map(repr, unknown))} (known: "
+                  f"{', '.join(known) or 'none'})", file=sys.stderr)
+            return 2
+        papers = [known[pid] for pid in dict.fromkeys(args.paper_ids)]
+    if args.format == "json" and not args.out:
+        from .interchange.exporters import json_bytes
+
+        sys.stdout.write(json_bytes(papers).decode("utf-8"))
+        return 0
+    if not args.out:
+        print(f"question-db export: --format {args.format} needs --out FILE", file=sys.stderr)
+        return 2
+    from .interchange.exporters import export_papers
+
+    try:
+        warnings = export_papers(args.format, papers, Path(args.out))
+    except OSError as exc:
+        print(f"question-db export: cannot write {args.out}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    n_questions = sum(len(p.questions) for p in papers)
+    print(f"wrote {n_questions} question(s) from {len(papers)} paper(s) to {args.out} "
+          f"({args.format}; {len(warnings)} warning(s) about what it cannot carry)",
+          file=sys.stderr)
     return 0
 
 
@@ -80,9 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--questions", action="store_true", help="also list questions")
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("export", help="export the bank")
-    p.add_argument("--format", choices=["json"], default="json")
-    p.add_argument("--out", "-o", help="write to FILE instead of stdout")
+    p = sub.add_parser("export", help="export papers: JSON, an Anki deck (apkg), Moodle XML "
+                                      "or GIFT; warnings on stderr name what a format drops")
+    p.add_argument("--format", choices=["json", "apkg", "moodle-xml", "gift"], default="json")
+    p.add_argument("--out", "-o", metavar="FILE",
+                   help="write to FILE (written whole or not at all; json: default stdout)")
+    p.add_argument("paper_ids", nargs="*", metavar="PAPER_ID",
+                   help="papers to export (default: all)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("check", help="run a programming question's checks on a solution")
