@@ -17,7 +17,7 @@ from question_db.interchange.anki import read_apkg
 from question_db.interchange.exporters import EXPORT_FORMATS, export_papers
 from question_db.interchange.gift import read_gift
 from question_db.interchange.moodle import read_moodle_xml
-from question_db.interchange.writing import atomic_output
+from question_db.atomic_file import atomic_path
 from question_db.bank import load_bank
 
 WARNING = re.compile(r"^(?P<file>[^:]+\.toml):(?P<q>\d{3}/\d+):(?P<field>[\w.\[\]]+): "
@@ -89,14 +89,14 @@ def test_a_failure_mid_write_never_replaces_a_good_export(fmt, tmp_path, monkeyp
     assert [p.name for p in tmp_path.iterdir()] == ["export.file"]  # no partial file left
 
 
-def test_atomic_output_replaces_only_on_success(tmp_path):
+def test_atomic_path_replaces_only_on_success(tmp_path):
     out = tmp_path / "f.txt"
-    with atomic_output(out) as partial:
+    with atomic_path(out) as partial:
         partial.write_text("new", "utf-8")
         assert not out.exists()
     assert out.read_text("utf-8") == "new" and oct(out.stat().st_mode & 0o777) == "0o644"
     with pytest.raises(RuntimeError):
-        with atomic_output(out) as partial:
+        with atomic_path(out) as partial:
             partial.write_text("half", "utf-8")
             raise RuntimeError("boom")
     assert out.read_text("utf-8") == "new" and len(list(tmp_path.iterdir())) == 1

@@ -38,7 +38,8 @@ from typing import Mapping
 from ..model import BLANK_MARK, Paper, Problem, Question
 from .feedback import points_text
 from .markup import markdown_to_html
-from .writing import atomic_output, dropped, has_key, media_file, question_mtime
+from ..atomic_file import atomic_path
+from .writing import dropped, has_key, media_file, question_mtime
 
 FORMAT = "apkg"
 DECK_ROOT = "examdesk"
@@ -326,7 +327,7 @@ def write_apkg(papers: list[Paper], out: Path | str, *, notes: Mapping[str, str]
             conn.commit()
         finally:
             conn.close()
-        with atomic_output(out) as partial:
+        with atomic_path(out) as partial:
             with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as zf:
                 zf.write(db_path, "collection.anki2")
                 names = sorted(media)

@@ -31,7 +31,7 @@ def export_papers(fmt: str, papers: list[Paper], out: Path | str, *,
     matter for ``apkg``, whose cards have a field for the note.
     """
     if fmt == "json":
-        from .writing import write_atomically
+        from ..atomic_file import write_atomically
 
         write_atomically(out, json_bytes(papers))
         return []

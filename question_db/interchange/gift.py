@@ -35,7 +35,8 @@ from .markup import (canonical_markdown, html_to_markdown, inline_markdown_to_ht
                      markdown_to_html, plain_text)
 from .moodle import moodle_fraction, nearest_moodle_fraction, percent_text
 from .pack import DraftQuestion, ImportResult
-from .writing import dropped, has_key, write_atomically
+from ..atomic_file import write_atomically
+from .writing import dropped, has_key
 
 FORMAT = "gift"
 HINT = "// examdesk "

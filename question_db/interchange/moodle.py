@@ -35,7 +35,8 @@ from .encoding import UnreadableInput, decode_bytes
 from .markup import (canonical_markdown, html_to_markdown, inline_markdown_to_html,
                      markdown_to_html, plain_text)
 from .pack import DraftQuestion, ImportResult
-from .writing import dropped, has_key, media_file, write_atomically
+from ..atomic_file import write_atomically
+from .writing import dropped, has_key, media_file
 
 FORMAT = "moodle-xml"
 # question_bank::fraction_options() (lib/questionlib.php): 1, 0 and these, and in

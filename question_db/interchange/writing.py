@@ -3,41 +3,11 @@ format cannot carry is reported, naming the question and the field."""
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlparse
 
-from ..model import OBJECTIVE_TYPES, Paper, Problem, Question
-
-
-@contextmanager
-def atomic_output(path: Path | str) -> Iterator[Path]:
-    """A temporary file beside ``path`` to write to; it replaces ``path`` only when the
-    block ends without an exception (flushed first), so a half-written export never
-    takes the place of a good one."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=folder)
-    os.close(fd)
-    partial = Path(name)
-    try:
-        yield partial
-        with partial.open("rb+") as fh:
-            os.fsync(fh.fileno())
-        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-        os.chmod(partial, mode)  # mkstemp makes it 0600; keep what a normal file gets
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-
-
-def write_atomically(path: Path | str, data: bytes) -> None:
-    with atomic_output(path) as partial:
-        partial.write_bytes(data)
+from ..enums import OBJECTIVE_TYPES
+from ..model import Paper, Problem, Question
 
 
 def dropped(question: Question, field: str, fmt: str, message: str) -> Problem:
