@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.library.sig_due_today.connect(self.practise_due)
         self.library.sig_dashboard.connect(self.open_dashboard)
         self._progress_files = None
+        self._bank_files = None
         self.stack.addWidget(self.library)
         self.screen_view: Screen | None = None  # the practice / exam / report on top
         self._base_point_size = QApplication.font().pointSizeF()
@@ -113,6 +114,14 @@ class MainWindow(QMainWindow):
             self._progress_files = ProgressFiles(self, self.db, lambda: self.bank)
         return self._progress_files
 
+    def bank_files(self) -> Any:
+        """File ▸ Export questions (views/bank_files), built on first use."""
+        if self._bank_files is None:
+            from .views.bank_files import BankFiles
+
+            self._bank_files = BankFiles(self, self.db, lambda: self.bank)
+        return self._bank_files
+
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         library = QAction(self.tr("&Library"), self)
@@ -124,7 +133,9 @@ class MainWindow(QMainWindow):
                 (self.tr("&Export progress…"), "export_progress",
                  lambda: self.progress_files().export_progress()),
                 (self.tr("&Import progress…"), "import_progress",
-                 lambda: self.progress_files().import_progress())):
+                 lambda: self.progress_files().import_progress()),
+                (self.tr("Export &questions (Anki, Moodle, GIFT)…"), "export_questions",
+                 lambda: self.bank_files().export())):
             action = QAction(text, self)
             action.setObjectName(name)
             action.triggered.connect(slot)

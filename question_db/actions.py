@@ -34,7 +34,8 @@ __all__ = [
     "regrade_practice_answer", "start_run", "finish_run", "start_exam", "submit_exam",
     "mark_exam_answer", "exam_report", "session_report", "SessionReport", "Rated", "Imported", "unfinished_exams", "library_summary", "dashboard",
     "wrong_book", "due_reviews", "override_rating", "set_mastered", "set_exam_date",
-    "export_progress", "import_progress", "changes_of", "NOTHING",
+    "export_progress", "import_progress", "export_questions", "Exported", "changes_of",
+    "NOTHING",
 ]
 
 
@@ -434,3 +435,22 @@ def import_progress(store: ProgressStore, *, path: Path, bank: Bank) -> Imported
     """Merge an export (no duplicates); one transaction: a bad file changes nothing."""
     result = progress_io.import_progress(store, Path(path), bank)
     return Imported(result, Changes(everything=bool(result.added)))
+
+
+@dataclass(frozen=True)
+class Exported:
+    """Questions written to another tool's format, and what the format could not carry."""
+
+    path: Path
+    questions: int
+    warnings: list  # Problem records: file (the export), question, field, message
+    changes: Changes = NOTHING
+
+
+def export_questions(store: ProgressStore, *, papers: list[Paper], fmt: str,
+                     path: Path) -> Exported:
+    """``papers`` as a JSON bank, an Anki deck, Moodle XML or GIFT (written atomically)."""
+    from .interchange.exporters import export_papers  # deferred: genanki, defusedxml
+
+    warnings = export_papers(fmt, list(papers), Path(path))
+    return Exported(Path(path), sum(len(p.questions) for p in papers), list(warnings))
