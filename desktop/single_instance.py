@@ -64,9 +64,10 @@ class SingleInstance(QObject):
         except OSError as exc:
             # No lock file can be made in a folder nobody may write (a read-only mount):
             # then no launch can write progress there either, so two cannot damage it.
-            # Recovery opens the progress read-only and tells the learner.
-            log.warning("no instance lock in %s (%s): the folder is not writable", self.data_dir,
-                        exc)
+            # Recovery opens the progress read-only and tells the learner. (A file system
+            # without native locks lands here too: rare, and said in the log.)
+            log.warning("no instance lock in %s (%s): the folder is not writable or has no "
+                        "file locks", self.data_dir, exc)
         return True
 
     def listen(self) -> None:
