@@ -31,6 +31,7 @@ from question_db.paths import data_dir, user_papers_dir
 from question_db.paths import PROGRESS_FILE
 from question_db.store_worker import StoreWorker, progress_worker
 
+from .crash_reporting import install_crash_reporting
 from .db import DbOps
 from .launch import name_application, parse_args
 from .main_window import MainWindow
@@ -277,7 +278,7 @@ def run(args: argparse.Namespace, qt_args: list[str],
     ``prelaunched``: the app kernel's process, spawned by ``launch.main``; the console
     adopts it, and it is killed if examdesk exits before that.
     """
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    reporter = install_crash_reporting(data_dir(args.data_dir))  # before anything can fail
     name_application()
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     app.setApplicationDisplayName("examdesk")
@@ -293,7 +294,7 @@ def run(args: argparse.Namespace, qt_args: list[str],
         try:
             # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
             running = start_app(app, base, args, prelaunched=prelaunched,
-                                after_paint=instance.listen)
+                                after_paint=lambda: (instance.listen(), reporter.open_log()))
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()
             running.shutdown()

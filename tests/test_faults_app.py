@@ -32,6 +32,7 @@ from desktop.views.exam import ExamView
 from desktop.views.report import ReportView
 from question_db import recovery
 from question_db.instance_lock import InstanceLock
+from question_db.logs import log_file
 from question_db.recovery import open_progress, progress_path
 from question_db.store import ProgressStore
 
@@ -119,9 +120,10 @@ def test_second_launch_brings_the_first_forward_and_exits_0(tmp_path):
     try:
         wait_library(first)
         # The library can show before the store has opened (the bank loads beside it):
-        # wait for the first instance's own files (database, daily backup) to settle.
+        # wait for the first instance's own files (database, daily backup, log) to settle.
         end = time.monotonic() + READY_S
-        while not (progress_path(data).exists() and any((data / "backups").glob("*"))):
+        while not (progress_path(data).exists() and any((data / "backups").glob("*"))
+                   and log_file(data).exists()):
             assert time.monotonic() < end, "the first examdesk never opened its store"
             time.sleep(0.05)
         files = listing(data)
