@@ -294,7 +294,7 @@ def run(args: argparse.Namespace, qt_args: list[str],
         try:
             # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
             running = start_app(app, base, args, prelaunched=prelaunched,
-                                after_paint=lambda: (instance.listen(), reporter.open_log()))
+                                after_paint=lambda: (instance.listen(), reporter.open_log_soon()))
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()
             running.shutdown()

@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from question_db import logs
@@ -83,6 +83,11 @@ class CrashReporter(QObject):
                     self.data_dir, early=self._early,
                     extra_versions={"PySide6": pyside_version, "Qt": qVersion()})
         return self.log_file if self._handler is not None else None
+
+    def open_log_soon(self) -> None:
+        """``open_log()`` on the next event-loop turn: after the first paint has been
+        reported and the callbacks queued with it (call it from an after-paint hook)."""
+        QTimer.singleShot(0, self, self.open_log)
 
     def excepthook(self, exc_type: type[BaseException], exc: BaseException,
                    tb: TracebackType | None) -> None:
@@ -172,7 +177,7 @@ def install_crash_reporting(data_dir: Path, *, stderr: bool = True) -> CrashRepo
     """At start-up, before anything else: log to stderr (a terminal, if any) and keep every
     record for the log file; route unhandled exceptions to the log and one error dialog.
 
-    Call ``open_log()`` on the result once the window is painted.
+    Call ``open_log_soon()`` (or ``open_log()``) on the result once the window is painted.
     """
     if stderr:  # nothing when the root logger has handlers already
         logging.basicConfig(level=logging.INFO, format=STDERR_FORMAT)
