@@ -36,6 +36,7 @@ from question_db.paths import data_dir, user_papers_dir
 from question_db.store_worker import StoreWorker, progress_worker
 
 from .config import Options, name_application, parse_args
+from .crash_reporting import install_crash_reporting
 from .db import DbOps
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
@@ -305,7 +306,7 @@ def run(options: Options, qt_args: list[str],
     ``prelaunched``: the app kernel's process, spawned by ``launch.main``; the console
     adopts it, and it is killed if examdesk exits before that.
     """
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    reporter = install_crash_reporting(data_dir(options.data_dir))  # before anything can fail
     app = prepare_application(qt_args, options)
     base = data_dir(options.data_dir)
     instance = SingleInstance(base)
@@ -315,7 +316,8 @@ def run(options: Options, qt_args: list[str],
         try:
             # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
             running = build_app(replace(options, data_dir=base), prelaunched=prelaunched,
-                                after_paint=instance.listen)
+                                after_paint=lambda: (instance.listen(),
+                                                     reporter.open_log_soon()))
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()
             running.shutdown()

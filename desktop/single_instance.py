@@ -1,7 +1,7 @@
 """One examdesk per data folder, and a second launch brings the first one forward.
 
-The OS file lock (``question_db.instance_lock``) decides who owns the data folder: it
-dies with its process, so a crash never leaves a stale lock. The owner also listens on a
+A ``QLockFile`` (``instance_lock.py``) decides who owns the data folder: a lock whose
+process died is stale and taken over, so a crash never leaves the folder locked. The owner also listens on a
 local socket named after the folder; a second launch on the same folder finds the lock
 taken, asks the owner over that socket to raise its window, and exits. If the owner does
 not answer (hung, or not examdesk), the second launch says so instead of opening the
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from question_db.instance_lock import InstanceLock
+from .instance_lock import InstanceLock
 
 if TYPE_CHECKING:  # QtNetwork is imported when listening starts, after the first paint
     from PySide6.QtNetwork import QLocalServer, QLocalSocket
@@ -64,9 +64,10 @@ class SingleInstance(QObject):
         except OSError as exc:
             # No lock file can be made in a folder nobody may write (a read-only mount):
             # then no launch can write progress there either, so two cannot damage it.
-            # Recovery opens the progress read-only and tells the learner.
-            log.warning("no instance lock in %s (%s): the folder is not writable", self.data_dir,
-                        exc)
+            # Recovery opens the progress read-only and tells the learner. (A file system
+            # without native locks lands here too: rare, and said in the log.)
+            log.warning("no instance lock in %s (%s): the folder is not writable or has no "
+                        "file locks", self.data_dir, exc)
         return True
 
     def listen(self) -> None:

@@ -1,21 +1,34 @@
 """A parsed question bank kept on disk, so start-up shows the library without parsing TOML.
 
 Parsing the 65 bundled questions costs ~25 ms of CPU alone and ~70 ms at start-up, where it
-competes with the window for the GIL; unpickling the result costs ~2 ms
+competes with the window for the GIL; reading this copy back costs a few ms
 (bench: launch_to_library). The cache is only ever a copy: its name is a fingerprint of
-every file under the paper folders (path, size, mtime) and of the loader's own source, so
-an edited question, an added paper or a new examdesk version simply misses and the bank
-is parsed again. A cache that cannot be read or written is ignored.
+every file under the paper folders (path, size, mtime) and of the source of the loader, the
+model and this module, so an edited question, an added paper or a new examdesk version
+simply misses and the bank is parsed again. A cache that cannot be read or written is
+ignored.
+
+The copy is plain JSON, written and read by a walker over the model's dataclass fields and
+their type hints (``model.Bank`` and everything reachable from it): a field added to a
+record needs no change here. The data folder is the user's to write, so nothing read from
+it may run code (no pickle): the walker only builds the model's own classes, checks every
+value against its field's type, and a file that does not match (damaged, tampered, from
+another version) is a miss.
 """
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
+import json
 import logging
 import os
-import pickle
 import sys
-from pathlib import Path
-from typing import Iterable
+import threading
+import types
+import typing
+from pathlib import Path, PurePath
+from typing import Any, Callable, Iterable, NamedTuple
 
 from . import model
 from .model import Bank
@@ -27,6 +40,9 @@ LOADER_SOURCE = Path(__file__).with_name("bank.py")
 
 log = logging.getLogger(__name__)
 CACHE_PREFIX = "bank-"
+CACHE_SUFFIX = ".json"
+# Bumped whenever the encoding below changes shape (the fingerprint covers it too).
+FORMAT = "examdesk-bank-cache/1"
 
 
 def _files(root: Path) -> Iterable[tuple[str, int, int]]:
@@ -41,10 +57,10 @@ def _files(root: Path) -> Iterable[tuple[str, int, int]]:
 
 
 def fingerprint(roots: Iterable[Path]) -> str:
-    """Changes whenever any file the loader would read, or the loader itself, changes."""
-    digest = hashlib.sha256(f"{sys.version_info[:2]}|{pickle.HIGHEST_PROTOCOL}".encode())
-    sources = [LOADER_SOURCE, Path(model.__file__)]
-    for source in sources:
+    """Changes whenever any file the loader would read, or the code that reads or writes
+    the copy (loader, model, this module), changes."""
+    digest = hashlib.sha256(f"{FORMAT}|{sys.version_info[:2]}".encode())
+    for source in (LOADER_SOURCE, Path(model.__file__), Path(__file__)):
         st = source.stat()
         digest.update(f"{source}|{st.st_size}|{st.st_mtime_ns}\n".encode())
     for root in [BUNDLED_PAPERS, *roots]:
@@ -54,18 +70,28 @@ def fingerprint(roots: Iterable[Path]) -> str:
     return digest.hexdigest()[:32]
 
 
+def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:
+    """Where the copy for the current paper files lives (it may not exist)."""
+    return cache_dir / f"{CACHE_PREFIX}{fingerprint(roots)}{CACHE_SUFFIX}"
+
+
 def cached_bank(roots: list[Path], cache_dir: Path) -> Bank | None:
     """The bank from the cache when every file is unchanged since it was written, else None."""
-    path = cache_dir / f"{CACHE_PREFIX}{fingerprint(roots)}.pickle"
+    key = fingerprint(roots)
+    path = cache_dir / f"{CACHE_PREFIX}{key}{CACHE_SUFFIX}"
     try:
         with open(path, "rb") as f:
-            bank = pickle.load(f)
+            data = f.read()
     except FileNotFoundError:
         return None
-    except Exception as exc:  # noqa: BLE001 - a damaged copy is only a miss
+    except OSError as exc:
         log.warning("ignoring the bank cache %s: %s", path, exc)
         return None
-    return bank if isinstance(bank, Bank) else None
+    try:
+        return decode_bank(data, key)
+    except Exception as exc:  # noqa: BLE001 - damaged, tampered or foreign: only a miss
+        log.warning("ignoring the bank cache %s: %s", path, exc)
+        return None
 
 
 def load_and_cache_bank(roots: list[Path], cache_dir: Path) -> Bank:
@@ -77,13 +103,338 @@ def load_and_cache_bank(roots: list[Path], cache_dir: Path) -> Bank:
     if key != fingerprint(roots):  # a file changed while parsing: do not cache a mix
         return bank
     try:
+        data = encode_bank(bank, key)
+    except Exception as exc:  # noqa: BLE001 - a value the walker cannot write: parse next time
+        log.warning("the bank cannot be cached (%s): it will be parsed at every start", exc)
+        return bank
+    target = cache_dir / f"{CACHE_PREFIX}{key}{CACHE_SUFFIX}"
+    try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        for old in cache_dir.glob(f"{CACHE_PREFIX}*.pickle"):
+        for old in cache_dir.glob(f"{CACHE_PREFIX}*"):  # older copies, and any old pickle
             old.unlink(missing_ok=True)
         tmp = cache_dir / f"{CACHE_PREFIX}{key}.tmp"
         with open(tmp, "wb") as f:
-            pickle.dump(bank, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_dir / f"{CACHE_PREFIX}{key}.pickle")
+            f.write(data)
+        os.replace(tmp, target)
     except OSError as exc:  # a full or read-only disk: next start parses again
         log.warning("could not write the bank cache in %s: %s", cache_dir, exc)
     return bank
+
+
+def encode_bank(bank: Bank, key: str) -> bytes:
+    """The JSON text of ``bank`` (UTF-8), tagged with the format, ``key`` and the model's
+    field names."""
+    codec = _bank_codec()
+    document = {"format": FORMAT, "fingerprint": key, "fields": _FIELDS,
+                "bank": codec.encode(bank)}
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode_bank(data: bytes, key: str) -> Bank:
+    """The bank in ``data``; ``CacheMismatch`` unless it is what ``encode_bank`` writes for
+    ``key`` with today's model."""
+    codec = _bank_codec()
+    document = json.loads(data)
+    if type(document) is not dict or document.keys() != {"format", "fingerprint", "fields",
+                                                          "bank"}:
+        raise CacheMismatch("not a bank cache")
+    if document["format"] != FORMAT or document["fingerprint"] != key:
+        raise CacheMismatch("written by another examdesk version or for other files")
+    if document["fields"] != _FIELDS:
+        raise CacheMismatch("written for a model with other fields")
+    return codec.decode(document["bank"])
+
+
+class CacheMismatch(ValueError):
+    """The file does not hold what the model's types say (a miss, never an error)."""
+
+
+# --- the walker ------------------------------------------------------------------------------
+# One codec per type, built once from the type hints. Typed positions are written bare (a
+# str as a string, a dataclass as an array of its fields in declaration order, whose names
+# the file lists once); values whose type the hints leave open (``Any``, a bare ``list`` or
+# ``tuple``, a union such as ``model.AnswerKey``) are written tagged, so a tuple stays a
+# tuple and a list a list (``==`` tells them apart). Only dataclasses and enums reachable
+# from ``Bank`` can be built, and each only through its own ``__init__``.
+Convert = Callable[[Any], Any]
+
+
+class Codec(NamedTuple):
+    encode: Convert
+    decode: Convert
+    leaf: tuple[type, ...] | None = None  # JSON-native: written as is, only checked
+
+
+_CODECS: dict[Any, Codec] = {}
+_CLASSES: dict[str, type] = {}  # by qualified name: what a tagged value may name
+_FIELDS: dict[str, list[str]] = {}  # each record's field names, in the file's order
+_PRIMITIVES = (type(None), bool, int, float, str)
+_BUILDING = threading.Lock()  # the UI thread reads the cache, a worker may write it
+
+
+def _bank_codec() -> Codec:
+    with _BUILDING:  # once built, every codec a bank needs is in _CODECS (read-only)
+        return _codec(Bank)
+
+
+def _mismatch(expected: object, value: object) -> CacheMismatch:
+    return CacheMismatch(f"expected {expected}, found {type(value).__name__}")
+
+
+def _codec(tp: Any) -> Codec:
+    try:
+        return _CODECS[tp]
+    except KeyError:
+        pass
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return _dataclass_codec(tp)
+    codec = _build(tp)
+    _CODECS[tp] = codec
+    return codec
+
+
+def _register(cls: type) -> None:
+    other = _CLASSES.setdefault(cls.__qualname__, cls)
+    if other is not cls:
+        raise TypeError(f"two model classes are named {cls.__qualname__}")
+
+
+def _build(tp: Any) -> Codec:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is Any or tp is object:
+        return _DYNAMIC
+    if tp in (type(None), bool, int, str):
+        return _leaf((tp,))
+    if tp is float:  # a float field may hold an int (TOML ``points = 2``)
+        return _leaf((float, int))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return _enum_codec(tp)
+    if isinstance(tp, type) and issubclass(tp, PurePath):
+        return _path_codec(tp)
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in args if a is not type(None)]
+        if len(members) == 1:  # Optional[X]: null or an X
+            return _optional(_codec(members[0]))
+        return _union_codec(args)
+    if tp in (tuple, list, dict):
+        origin, args = tp, ()
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _sequence_codec(tuple, _codec(args[0]))
+        if args:
+            return _fixed_tuple_codec([_codec(a) for a in args])
+        return _sequence_codec(tuple, _DYNAMIC)
+    if origin is list:
+        return _sequence_codec(list, _codec(args[0]) if args else _DYNAMIC)
+    if origin is dict:
+        key, value = args if args else (Any, Any)
+        return _dict_codec(key, _codec(value))
+    raise TypeError(f"the bank cache cannot store a {tp!r}")
+
+
+def _leaf(kinds: tuple[type, ...]) -> Codec:
+    def check(value: Any) -> Any:
+        if type(value) not in kinds:
+            raise _mismatch(kinds, value)
+        return value
+    return Codec(check, check, kinds)
+
+
+def _optional(inner: Codec) -> Codec:
+    if inner.leaf is not None:
+        return _leaf((type(None), *inner.leaf))
+    encode, decode = inner.encode, inner.decode
+    return Codec(lambda v: None if v is None else encode(v),
+                 lambda j: None if j is None else decode(j))
+
+
+def _enum_codec(cls: type[enum.Enum]) -> Codec:
+    _register(cls)
+
+    def encode(value: Any) -> Any:
+        if not isinstance(value, cls) or type(value.value) not in _PRIMITIVES:
+            raise _mismatch(cls.__name__, value)
+        return value.value
+
+    def decode(value: Any) -> Any:
+        if type(value) not in _PRIMITIVES:
+            raise _mismatch(cls.__name__, value)
+        return cls(value)  # ValueError for a value the enum does not have: a miss
+    return Codec(encode, decode)
+
+
+def _path_codec(cls: type) -> Codec:
+    def encode(value: Any) -> Any:
+        if not isinstance(value, PurePath):
+            raise _mismatch("a path", value)
+        return str(value)
+
+    def decode(value: Any) -> Any:
+        if type(value) is not str:
+            raise _mismatch("a path", value)
+        return cls(value)
+    return Codec(encode, decode)
+
+
+def _union_codec(args: tuple) -> Codec:
+    # Members the JSON cannot tell apart by itself: write tagged, check the member on read.
+    allowed = tuple(typing.get_origin(a) or a for a in args)
+    for member in args:
+        _codec(member)  # registers the classes a member names
+
+    def encode(value: Any) -> Any:
+        if not isinstance(value, allowed):
+            raise _mismatch(allowed, value)
+        return _dynamic(value)
+
+    def decode(value: Any) -> Any:
+        result = _undynamic(value)
+        if not isinstance(result, allowed):
+            raise _mismatch(allowed, result)
+        return result
+    return Codec(encode, decode)
+
+
+def _sequence_codec(kind: type, item: Codec) -> Codec:
+    encode_item, decode_item, leaf = item
+
+    def encode(value: Any) -> Any:
+        if type(value) is not kind:
+            raise _mismatch(kind.__name__, value)
+        return [encode_item(v) for v in value]
+
+    def decode(value: Any) -> Any:
+        if type(value) is not list:
+            raise _mismatch("a list", value)
+        if leaf is not None:
+            for v in value:
+                if type(v) not in leaf:
+                    raise _mismatch(leaf, v)
+            return value if kind is list else kind(value)
+        return kind([decode_item(v) for v in value])
+    return Codec(encode, decode)
+
+
+def _fixed_tuple_codec(items: list[Codec]) -> Codec:
+    def encode(value: Any) -> Any:
+        if type(value) is not tuple or len(value) != len(items):
+            raise _mismatch(f"a tuple of {len(items)}", value)
+        return [c.encode(v) for c, v in zip(items, value)]
+
+    def decode(value: Any) -> Any:
+        if type(value) is not list or len(value) != len(items):
+            raise _mismatch(f"a list of {len(items)}", value)
+        return tuple(c.decode(v) for c, v in zip(items, value))
+    return Codec(encode, decode)
+
+
+def _dict_codec(key: Any, value: Codec) -> Codec:
+    encode_value, decode_value = value.encode, value.decode
+    if key is str:  # a JSON object
+        def encode(d: Any) -> Any:
+            if type(d) is not dict or any(type(k) is not str for k in d):
+                raise _mismatch("a dict with text keys", d)
+            return {k: encode_value(v) for k, v in d.items()}
+
+        def decode(j: Any) -> Any:
+            if type(j) is not dict:
+                raise _mismatch("an object", j)
+            return {k: decode_value(v) for k, v in j.items()}
+        return Codec(encode, decode)
+    encode_key, decode_key = _codec(key)[:2]
+
+    def encode_pairs(d: Any) -> Any:
+        if type(d) is not dict:
+            raise _mismatch("a dict", d)
+        return [[encode_key(k), encode_value(v)] for k, v in d.items()]
+
+    def decode_pairs(j: Any) -> Any:
+        if type(j) is not list or any(type(p) is not list or len(p) != 2 for p in j):
+            raise _mismatch("a list of pairs", j)
+        return {decode_key(k): decode_value(v) for k, v in j}
+    return Codec(encode_pairs, decode_pairs)
+
+
+def _dataclass_codec(cls: type) -> Codec:
+    """An array of the values of ``cls``'s fields, each by its own field's codec."""
+    _register(cls)
+    names: list[str] = []
+    plan: list[tuple[tuple[type, ...] | None, Convert]] = []  # (leaf kinds, decode)
+    encoders: list[Convert] = []
+
+    def encode(value: Any) -> Any:
+        if type(value) is not cls:
+            raise _mismatch(cls.__qualname__, value)
+        return [enc(getattr(value, name)) for name, enc in zip(names, encoders)]
+
+    def decode(value: Any) -> Any:
+        if type(value) is not list or len(value) != len(plan):
+            raise _mismatch(f"{cls.__qualname__} ({len(plan)} fields)", value)
+        args = []
+        for (leaf, dec), v in zip(plan, value):
+            if leaf is None:
+                args.append(dec(v))
+            elif type(v) in leaf:
+                args.append(v)
+            else:
+                raise _mismatch(leaf, v)
+        return cls(**dict(zip(names, args)))
+
+    _CODECS[cls] = codec = Codec(encode, decode)  # first: a record may refer to itself
+    try:
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            if f.init:  # a field outside __init__ is derived: rebuilt by the class itself
+                field_codec = _codec(hints[f.name])
+                names.append(f.name)
+                encoders.append(field_codec.encode)
+                plan.append((field_codec.leaf, field_codec.decode))
+    except BaseException:
+        del _CODECS[cls]
+        raise
+    _FIELDS[cls.__qualname__] = names
+    return codec
+
+
+# Tagged values, where the hints leave the type open: JSON null/bool/number/string/array are
+# themselves; everything else is a one-key object naming what it is.
+def _dynamic(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PRIMITIVES:
+        return value
+    if kind is list:
+        return [_dynamic(v) for v in value]
+    if kind is tuple:
+        return {"tuple": [_dynamic(v) for v in value]}
+    if kind is dict:
+        return {"dict": [[_dynamic(k), _dynamic(v)] for k, v in value.items()]}
+    if isinstance(value, PurePath):
+        return {"path": str(value)}
+    if _CLASSES.get(kind.__qualname__) is kind:
+        return {"record": [kind.__qualname__, _codec(kind).encode(value)]}
+    raise TypeError(f"the bank cache cannot store a {kind.__qualname__} where the model's "
+                    "types leave the type open")
+
+
+def _undynamic(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PRIMITIVES:
+        return value
+    if kind is list:
+        return [_undynamic(v) for v in value]
+    if kind is not dict or len(value) != 1:
+        raise _mismatch("a tagged value", value)
+    ((tag, body),) = value.items()
+    if tag == "tuple" and type(body) is list:
+        return tuple(_undynamic(v) for v in body)
+    if tag == "dict" and type(body) is list and all(
+            type(p) is list and len(p) == 2 for p in body):
+        return {_undynamic(k): _undynamic(v) for k, v in body}
+    if tag == "path" and type(body) is str:
+        return Path(body)
+    if tag == "record" and type(body) is list and len(body) == 2 and body[0] in _CLASSES:
+        return _codec(_CLASSES[body[0]]).decode(body[1])
+    raise CacheMismatch(f"unknown tagged value {tag!r}")
+
+
+_DYNAMIC = Codec(_dynamic, _undynamic)

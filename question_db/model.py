@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
-from .enums import OBJECTIVE_TYPES, QuestionType, Status
+from .enums import OBJECTIVE_TYPES, MultipleChoiceRule, QuestionType, Status
 
 __all__ = ["BLANK_MARK", "NumericPart", "RubricItem", "ReviewFlag", "CodeFiles", "AnswerKey",
            "Question", "Section", "Paper", "Problem", "Bank"]
@@ -143,7 +143,7 @@ class Section:
     last: int
     points: float
     scoring: str = ""
-    multiple_choice_rule: str = "all_or_nothing"
+    multiple_choice_rule: MultipleChoiceRule = MultipleChoiceRule.ALL_OR_NOTHING
     note: str = ""
 
     def contains(self, number: int) -> bool:

@@ -12,7 +12,7 @@
   shows what it can and refuses every write with ``StorageReadOnly``.
 - a daily backup (``backups.py``); a failed backup or a nearly full disk is a notice.
 
-Take the instance lock (``instance_lock.py``) before calling it.
+Take the data folder's instance lock (``desktop/instance_lock.py``) before calling it.
 """
 from __future__ import annotations
 

@@ -31,7 +31,8 @@ from desktop.single_instance import SingleInstance, ask_owner_to_activate
 from desktop.views.exam import ExamView
 from desktop.views.report import ReportView
 from question_db import recovery
-from question_db.instance_lock import InstanceLock
+from desktop.instance_lock import InstanceLock
+from question_db.logs import log_file
 from question_db.paths import progress_path
 from question_db.recovery import open_progress
 
@@ -118,14 +119,15 @@ def test_second_launch_brings_the_first_forward_and_exits_0(tmp_path):
     try:
         wait_library(first)
         # The library can show before the store has opened (the bank loads beside it):
-        # wait for the first instance's own files (database, daily backup) to settle.
+        # wait for the first instance's own files (database, daily backup, log) to settle.
         end = time.monotonic() + READY_S
 
         def backup_done() -> bool:  # written as .partial first, then renamed
             names = [p.name for p in (data / "backups").glob("*")]
             return bool(names) and not any(".partial" in n for n in names)
 
-        while not (progress_path(data).exists() and backup_done()):
+        while not (progress_path(data).exists() and backup_done()
+                   and log_file(data).exists()):
             assert time.monotonic() < end, "the first examdesk never opened its store"
             time.sleep(0.05)
         files = listing(data)

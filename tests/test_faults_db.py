@@ -26,7 +26,7 @@ from conftest import mounted_tmpfs
 
 from question_db import backups
 from question_db.grading import Grade
-from question_db.instance_lock import InstanceLock
+from desktop.instance_lock import InstanceLock
 from question_db.paths import progress_path
 from question_db.recovery import (BACKUP_FAILED, CORRUPT, DISK_FULL, LOW_DISK, READ_ONLY,
                                   TOO_NEW, open_progress, side_path)
@@ -332,7 +332,7 @@ def test_two_processes_writing_the_same_file_lose_nothing(tmp_path):
 def test_instance_lock_admits_one_holder_per_data_dir(data_dir, tmp_path):
     first, second = InstanceLock(data_dir), InstanceLock(data_dir)
     assert first.acquire() and first.held
-    assert second.acquire() is False  # flock: refused even inside one process
+    assert second.acquire() is False  # refused even inside one process
     assert second.holder_pid() == os.getpid()
     assert InstanceLock(tmp_path / "elsewhere").acquire()  # another data dir is independent
     first.release()
@@ -340,22 +340,42 @@ def test_instance_lock_admits_one_holder_per_data_dir(data_dir, tmp_path):
     second.release()
 
 
-def test_instance_lock_dies_with_its_process(data_dir):
+def _lock_holder(data_dir: Path) -> subprocess.Popen:
+    """Another process holding ``data_dir``'s lock until killed (prints ``locked``)."""
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom question_db.instance_lock import "
-         "InstanceLock\nassert InstanceLock(sys.argv[1]).acquire()\nprint('locked', "
-         "flush=True)\ntime.sleep(600)", str(data_dir)],
+        [sys.executable, "-c", "import sys, time\nfrom desktop.instance_lock import "
+         "InstanceLock\nlock = InstanceLock(sys.argv[1])\nassert lock.acquire()\n"
+         "print('locked', flush=True)\ntime.sleep(600)", str(data_dir)],
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGKILL)  # a crash: no clean-up code runs
+    proc.wait()
+    proc.stdout.close()
+
+
+def test_instance_lock_dies_with_its_process(data_dir):
+    first = _lock_holder(data_dir)
     try:
-        assert holder.stdout.readline().strip() == "locked"
         lock = InstanceLock(data_dir)
         assert lock.acquire() is False
-        assert lock.holder_pid() == holder.pid
+        assert lock.holder_pid() == first.pid
     finally:
-        holder.send_signal(signal.SIGKILL)  # a crash: no clean-up code runs
-        holder.wait()
-    assert lock.acquire()  # no stale lock left behind
+        _kill(first)
+    assert lock.holder_pid() == first.pid  # a crash leaves its PID: informational only
+    second = _lock_holder(data_dir)  # no stale lock left behind: a new process gets it
+    try:
+        assert lock.acquire() is False
+        assert lock.holder_pid() == second.pid  # the new holder's, not the dead one's
+    finally:
+        _kill(second)
+    assert lock.acquire()  # and this one, once that one died too
+    assert lock.holder_pid() == os.getpid()
     lock.release()
+    assert not lock.path.exists()  # QLockFile removes its file on unlock
 
 
 # --- 4. full disk, read-only folder --------------------------------------------------------
