@@ -82,6 +82,8 @@ class DraftQuestion:
     truncated: bool = False
     truncated_at: str = ""
     review: list[ReviewFlag] = field(default_factory=list)
+    # the question as the source printed it (for a review screen); never written to TOML
+    source_text: str = ""
 
     @property
     def file_stem(self) -> str:
