@@ -44,6 +44,7 @@ FALSE_WORDS = ("错误", "错", "否", "×", "✗", "✘", "F", "False", "N")
 SELF_MARKED = "对照原卷答案自评（导入草稿：评分要点尚未由人整理）"
 _FENCE = re.compile(r"```(.*?)(```|$)", re.S)
 _INLINE = re.compile(r"`([^`\n]{1,200})`")
+_NOT_INLINE = re.compile(r"答案|解析|[，。：；？！]|\d[.．、][\u4e00-\u9fff]")
 _BLANK = re.compile(r"_{3,}|[（(]\s{0,3}[)）]")
 _TERMINAL = tuple("。！？.!?）)」”’】]》…;；")
 
@@ -86,7 +87,7 @@ class _Builder:
         text = _FENCE.sub(fence, text)
 
         def inline(m: re.Match) -> str:
-            if "答案" in m[1] or "解析" in m[1]:
+            if _NOT_INLINE.search(m[1]):  # a stray backtick paired across prose
                 return m.group(0)
             self.codes.append(_Code("", m[1], closed=True, inline=True))
             return self._placeholder(len(self.codes) - 1)
@@ -171,7 +172,8 @@ class Rule:
 def parse_rule(text: str) -> Rule:
     """``每题2分，共30分``, ``每空2分``, ``共35分``, ``多选少选均不得分``, ``少选得1分``."""
     rule = Rule()
-    if m := re.search(r"每(?:小)?题\s*(\d+(?:\.\d+)?)\s*分", text):
+    if m := (re.search(r"每(?:小|道)?题\s*(?:各)?\s*(\d+(?:\.\d+)?)\s*分", text) or
+             re.search(r"(\d+(?:\.\d+)?)\s*分\s*[/每]\s*(?:小|道)?题", text)):
         rule.per_question = float(m[1])
     if m := re.search(r"每空\s*(\d+(?:\.\d+)?)\s*分", text):
         rule.per_blank = float(m[1])

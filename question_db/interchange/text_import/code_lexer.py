@@ -77,7 +77,7 @@ def lex(source: str) -> list[Token]:
         elif ch in "'\"":  # unterminated (the source was cut off): the rest is the string
             end = n
             tokens.append(Token(STRING, _OPEN_STRING.match(source, i).group(0), space, newline))
-        elif ch.isdigit() or (ch == "." and i + 1 < n and source[i + 1].isdigit()):
+        elif "0" <= ch <= "9" or (ch == "." and i + 1 < n and "0" <= source[i + 1] <= "9"):
             end = _NUMBER.match(source, i).end()
             tokens.append(Token(NUMBER, source[i:end], space, newline))
         elif m := _NAME.match(source, i):

@@ -45,6 +45,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 # a statement keyword glued inside a name ("x2cosreturnx_rot"): a statement ends there
 _GLUED_STATEMENT = re.compile(r"return|def|class|import|assert|raise|continue|break|yield|"
                               r"while|elif|else|except|finally")
+_NUMBER_TAIL = re.compile(r"\d+(?:e\d+)?")
 _DIGITS = re.compile(r"^(.*[A-Za-z_])(\d+)$")
 
 
@@ -172,8 +173,9 @@ class CodeParser:
                     continue
                 ok = self.known(word, whole=text) and (
                     len(word) > 1 or word in self.defined or (short and self.vocab[word]))
-                if start and not ok and word.isdigit() and text[:start] in self.defined:
-                    ok = True  # world_size1: a bound name and a number
+                if start and not ok and _NUMBER_TAIL.fullmatch(word) and end == n and \
+                        text[:start] in self.defined:
+                    ok = True  # world_size1, x1e9: a bound name and a number
                 if ok and (best[end] is None or len(prev) + 1 < len(best[end])):
                     best[end] = prev + [word]
         pieces = best[n]
@@ -799,8 +801,8 @@ class CodeParser:
                         score = 5 if (self.known(q) or not q) else 4
                 if strict and score < 6:
                     continue
-                if score >= 4 and (best is None or score > best[0] or
-                                   (score == best[0] and j < best[1])):
+                # the earliest keyword wins: a later one starts the statement after it
+                if score >= 4 and (best is None or j < best[1]):
                     best = (score, j)
         return best[1] if best else 0
 
@@ -931,7 +933,7 @@ class CodeParser:
                   f"“{text}” reads as {' · '.join(pieces)} glued together: an operator "
                   f"(*, -, +, ** …) between them was probably lost; left as printed")
         self.glued_parts.setdefault(key or text, set()).update(
-            p for p in pieces if _IDENT.match(p))
+            p for p in pieces if _IDENT.match(p) and not _NUMBER_TAIL.fullmatch(p))
 
 
 

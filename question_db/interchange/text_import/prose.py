@@ -130,11 +130,11 @@ def repair_compile_calls(text: str) -> tuple[str, list[Note]]:
         notes.append(Note("lost_name", _context(text, m.start(), m.end()),
                           "“pile” is probably `torch.compile` (the extractor cuts “torch.com” "
                           "out as if it were a web address); not a call, so left as printed"))
-    text, modes = _COMPILE_MODE.subn(lambda m: m[1] + _COMPILE_MODES[m[2]] + m[3], text)
-    if modes:
-        notes.append(Note("restored_hyphen", "mode=…",
-                          "torch.compile mode name written with its hyphens (the only "
-                          "spelling torch.compile accepts)"))
+    for m in _COMPILE_MODE.finditer(text):
+        notes.append(Note("restored_hyphen", f"mode={m[1][-1]}{_COMPILE_MODES[m[2]]}{m[3]}",
+                          f"torch.compile mode “{m[2]}” written with its hyphens (the only "
+                          f"spelling torch.compile accepts)"))
+    text = _COMPILE_MODE.sub(lambda m: m[1] + _COMPILE_MODES[m[2]] + m[3], text)
     return text, notes
 
 
@@ -146,9 +146,28 @@ def _term_pattern() -> tuple[re.Pattern, dict[str, str]]:
     for head in _COMPOUND_HEADS:
         for tail in _COMPOUND_SUFFIXES:
             canon.setdefault((head + tail).casefold(), f"{head}-{tail}")
-    keys = sorted(canon, key=len, reverse=True)
-    alternatives = "|".join(re.escape(k) for k in keys)
-    return re.compile(f"(?i)({alternatives})"), canon
+    return re.compile(f"(?i)(?:{_trie_regex(sorted(canon))})"), canon
+
+
+def _trie_regex(words: list[str]) -> str:
+    """One alternation as a prefix tree (``re`` tries alternatives one by one: ~600 flat
+    alternatives cost 100 ms per paper, the tree 5 ms). Longest match first."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        end = "" in node
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if end else body
+
+    return build(trie)
 
 
 def _boundary_ok(text: str, start: int, end: int) -> bool:

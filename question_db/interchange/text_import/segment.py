@@ -19,7 +19,7 @@ _FULLWIDTH = {c: chr(c - 0xFEE0) for c in list(range(0xFF10, 0xFF1A)) +
               list(range(0xFF21, 0xFF3B)) + list(range(0xFF41, 0xFF5B))}
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
 
-ANSWER = re.compile(r"(?:参考|正确|标准)?答案(?:与解析|及解析|和解析)?\s*[：:]|"
+ANSWER = re.compile(r"(?:参考|正确|标准)?答案(?:与解析|及解析|和解析|解析)?\s*[：:]|"
                     r"【(?:参考)?答案(?:与解析)?】")
 EXPLANATION = re.compile(r"(?:答案)?解析\s*[：:]|【(?:答案)?解析】")
 _NUMBER_RUN = re.compile(r"(\d+)\s*([.．、])(?!\d)")
@@ -177,11 +177,22 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
         k = count(a.body, b.pos, marks)
         return 3 if k == 1 else -5 if k == 0 else -3 * (k - 1)
 
+    by_number: dict[int, list[int]] = {}
+    for c in candidates:
+        by_number.setdefault(c.number, []).append(c.pos)
+
     def final(c: Candidate) -> float:
         if not has_answers:
             return 0
         k = count(c.body, len(text), marks)
-        return 3 if k == 1 else 0 if k == 0 else -3 * (k - 1)
+        if k == 0:
+            # "答案：架构：1.接入层…2.推理层…" at the end: "2." continues a list inside the
+            # last answer, not a question (a "1." sits between that answer's key and it)
+            before = bisect_left(marks, c.pos) - 1
+            if before >= 0 and count(marks[before], c.pos, by_number.get(c.number - 1, [])):
+                return -8
+            return 0
+        return 3 if k == 1 else -3 * (k - 1)
 
     first_header = headers[0].start if headers else 0
     best: list[float] = []
