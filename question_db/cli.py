@@ -66,10 +66,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         result = import_file(args.file, fmt=args.format, paper_id=args.id, title=args.title)
         write_pack(result.paper, args.out, replace=args.replace)
-    except (UnreadableInput, FormatUnavailable, PackExists) as exc:
-        print(f"question-db import: {exc}", file=sys.stderr)
-        print("nothing was written", file=sys.stderr)
-        return 2
     except PackInvalid as exc:
         print("question-db import: the draft did not validate (a bug in the importer; "
               "please report it with the input file):", file=sys.stderr)
@@ -77,6 +73,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"  {problem}", file=sys.stderr)
         print("nothing was written", file=sys.stderr)
         return 1
+    except (UnreadableInput, FormatUnavailable, PackExists, ValueError) as exc:
+        print(f"question-db import: {exc}", file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return 2
     print(import_summary(result, args.out))
     return 0
 

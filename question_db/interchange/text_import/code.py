@@ -59,8 +59,9 @@ def split_language(info_and_code: str) -> tuple[str, str]:
 def looks_glued(source: str) -> bool:
     """One run-on line of code (the extraction removed every newline)."""
     body = source.strip()
-    return "\n" not in body and len(body) > 40 or (
-        body.count("\n") * 120 < len(body) and len(body) > 400)
+    if "\n" not in body:
+        return len(body) > 40 or (" " not in body and len(body) > 8)
+    return body.count("\n") * 120 < len(body) and len(body) > 400
 
 
 def repair_python(source: str, *, vocabulary: Counter | None = None) -> CodeResult:

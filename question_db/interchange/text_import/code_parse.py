@@ -152,7 +152,11 @@ class CodeParser:
     def starts_known(self, text: str) -> bool:
         if not text:
             return False
+        if text[0].isdigit():
+            return True  # "return1": a keyword and a number
         if self.known(text) or any(text.startswith(k) and len(k) > 1 for k in KEYWORDS):
+            return True
+        if text[0] in self.defined or self.vocab_split(text):
             return True
         words = set(self.vocab) | self.defined | BASE_NAMES
         return any(len(w) > 1 and text.startswith(w) for w in words)
@@ -696,6 +700,10 @@ class CodeParser:
                 return "prefix"
         if not self.fresh() and depth == 0 and stop and s.startswith(stop):
             return "stop"
+        if s[0].isdigit():  # "return1beta1": the number after a glued keyword
+            number = re.match(r"\d+(?:\.\d*)?(?:[eE]\d+)?", s).group(0)
+            self.emit(NUMBER, self.advance(len(number)))
+            return "atom"
         cut = self.split_point(s, depth, stop=stop)
         name = self.advance(cut)
         piece = self.emit(NAME if name not in KEYWORDS else KW, name)

@@ -1,5 +1,5 @@
 """The text of a .docx paper, read with python-docx: body paragraphs and table cells in
-document order, one line each; consecutive code paragraphs (a "Code"/"HTML" style or every
+document order, one line each (a cell per line); consecutive code paragraphs (a "Code"/"HTML" style or every
 run in a monospace font) are fenced as ```python so the code path repairs them."""
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ def docx_text(path: Path | str) -> str:
             if in_code:
                 lines.append("```")
                 in_code = False
-            for row in item.rows:
+            for row in item.rows:  # options are often laid out in a table: a cell a line
                 cells = [c.text.strip() for c in row.cells]
-                lines.append(" | ".join(dict.fromkeys(c for c in cells if c)))
+                lines += list(dict.fromkeys(c for c in cells if c))  # merged cells repeat
             continue
-        code = _is_code(item)
+        code = _is_code(item) if item.text.strip() else in_code  # blank lines stay put
         if code and not in_code:
             lines.append("```python")
             in_code = True
@@ -65,10 +65,12 @@ def _blocks(document):
 
 
 def _is_code(paragraph) -> bool:
-    style = (paragraph.style.name if paragraph.style is not None else "").lower()
-    if any(word in style for word in ("code", "html preformatted", "source")):
-        return True
+    style = paragraph.style
+    name = (style.name if style is not None else "").lower()
+    if any(word in name for word in ("code", "preformatted", "source", "verbatim")):
+        return True  # Word's "HTML Preformatted", LibreOffice's "Preformatted Text"
+    style_font = (style.font.name if style is not None and style.font else None) or ""
     runs = [r for r in paragraph.runs if r.text.strip()]
     if not runs:
         return False
-    return all((r.font.name or "").lower().startswith(MONOSPACE) for r in runs)
+    return all((r.font.name or style_font).lower().startswith(MONOSPACE) for r in runs)

@@ -199,8 +199,8 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
     back: list[int] = []
     for i, c in enumerate(candidates):
         score, prev = float("-inf"), -1
-        if c.number == 1 and c.pos >= first_header:
-            score = c.quality + 4
+        if c.pos >= first_header:  # a chain may start here (best at 1: an excerpt may not)
+            score = c.quality + 4 - (0 if c.number == 1 else 6)
         for j in range(i):
             p = candidates[j]
             if best[j] == float("-inf") or p.body > c.pos:
