@@ -183,7 +183,11 @@ class ImportReviewView(QWidget):
         self.options.setHorizontalHeaderLabels([self.tr("Letter"), self.tr("Option")])
         self.options.horizontalHeader().setStretchLastSection(True)
         self.options.verticalHeader().setVisible(False)
-        self.options.setMaximumHeight(170)
+        self.options.setMaximumHeight(190)
+        self.options.setWordWrap(True)
+        self.options_box = QWidget()
+        options_box = QVBoxLayout(self.options_box)
+        options_box.setContentsMargins(0, 0, 0, 0)
         option_buttons = QHBoxLayout()
         add = QPushButton(self.tr("Add option"))
         add.clicked.connect(self._add_option)
@@ -192,11 +196,10 @@ class ImportReviewView(QWidget):
         option_buttons.addWidget(add)
         option_buttons.addWidget(remove)
         option_buttons.addStretch(1)
-        options_box = QVBoxLayout()
         options_box.addWidget(self.options)
         options_box.addLayout(option_buttons)
         self.options_label = QLabel(self.tr("Options"))
-        form.addRow(self.options_label, options_box)
+        form.addRow(self.options_label, self.options_box)
         self.key = QLineEdit()
         self.key.setObjectName("key")
         self.printed_key = QLabel()
@@ -336,8 +339,11 @@ class ImportReviewView(QWidget):
             self.points.setValue(float(q.points))
             self.stem.setPlainText(q.stem)
             self.options.setRowCount(0)
+            flagged = {f.field.split(".", 1)[1] for f in q.review
+                       if f.field.startswith("options.")}
             for letter, text in (q.options or {}).items():
-                self._append_option(letter, text)
+                self._append_option(letter, text, flagged=letter in flagged)
+            self.options.resizeRowsToContents()
             self.key.setText(_key_text(q))
             self.printed_key.setText(self.tr("printed: %1").replace(
                 "%1", _format_key(q.seed_answer) or self.tr("none")))
@@ -402,7 +408,7 @@ class ImportReviewView(QWidget):
 
     def _show_fields(self, qtype: str) -> None:
         choice, fill = qtype in CHOICE, qtype == "fill_blank"
-        for w in (self.options, self.options_label):
+        for w in (self.options_box, self.options_label):
             w.setVisible(choice)
         for w in (self.key, self.key_label, self.printed_key):
             w.setVisible(choice or fill)
@@ -419,11 +425,14 @@ class ImportReviewView(QWidget):
         if not self._loading:
             self._show_fields(self.type_box.currentData())
 
-    def _append_option(self, letter: str, text: str) -> None:
+    def _append_option(self, letter: str, text: str, *, flagged: bool = False) -> None:
         r = self.options.rowCount()
         self.options.insertRow(r)
         self.options.setItem(r, 0, QTableWidgetItem(letter))
-        self.options.setItem(r, 1, QTableWidgetItem(text))
+        item = QTableWidgetItem(text)
+        if flagged:  # a review flag sits in this option
+            item.setBackground(FLAG_COLOR_DARK if self.dark else FLAG_COLOR)
+        self.options.setItem(r, 1, item)
 
     def _add_option(self) -> None:
         used = {self.options.item(r, 0).text() for r in range(self.options.rowCount())

@@ -127,9 +127,10 @@ def repair_compile_calls(text: str) -> tuple[str, list[Note]]:
     text = _PILE_CALL.sub("torch.compile", text)
     text = _PILE_SPAN.sub("`torch.compile`", text)
     for m in _PILE_WORD.finditer(text):
-        notes.append(Note("lost_name", _context(text, m.start(), m.end()),
+        notes.append(Note("lost_name", "pile",
                           "“pile” is probably `torch.compile` (the extractor cuts “torch.com” "
-                          "out as if it were a web address); not a call, so left as printed"))
+                          "out as if it were a web address); not a call, so left as printed "
+                          f"(in “{_context(text, m.start(), m.end())}”)"))
     for m in _COMPILE_MODE.finditer(text):
         notes.append(Note("restored_hyphen", f"mode={m[1][-1]}{_COMPILE_MODES[m[2]]}{m[3]}",
                           f"torch.compile mode “{m[2]}” written with its hyphens (the only "
@@ -294,16 +295,17 @@ def find_lost_characters(text: str) -> tuple[str, list[Note]]:
             spans.append([m.start(), m.end()])
     for start, end in spans:
         why = ("“?” stands for a character or math symbol (−, ², √, ∂, ½ …) the extraction "
-               "lost; restore it from the context")
-        notes.append(Note("lost_math", _context(text, start, end), why))
+               f"lost; restore it from the context (in “{_context(text, start, end)}”)")
+        notes.append(Note("lost_math", text[start:end], why))
     if broken:
         notes.append(Note("lost_character", "?" + ")?".join(broken) + ")",
                           f"a character was lost with its pinyin gloss ({', '.join(broken)}); "
                           f"the gloss remains were removed"))
     for m in _SUPERSCRIPT.finditer(text):
-        notes.append(Note("lost_math", _context(text, m.start(), m.end()),
+        notes.append(Note("lost_math", m.group(0),
                           f"a “{m[1]}” right after “)” or “||” is probably a lost superscript "
-                          f"({'²' if m[1] == '2' else '³'})"))
+                          f"({'²' if m[1] == '2' else '³'}) (in “"
+                          f"{_context(text, m.start(), m.end())}”)"))
     return text, notes
 
 
