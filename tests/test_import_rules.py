@@ -253,3 +253,39 @@ def test_code_cut_off_inside_a_statement_is_kept_as_a_comment():
 def test_bare_annotation_flagged_as_lost_comment():
     _, found = code("defrotate(self,x):x:[batch,h,seq,d_k]n=x.size(2)returnn")
     assert ("lost_comment", "x: [batch, h, seq, d_k]") in found
+
+
+def test_unfenced_code_in_a_programming_answer():
+    q = paper("一、编程题（共10分）1.实现relu。答案：如下importtorchdefrelu(x):"
+              "returntorch.clamp(x,min=0)解析：截断负值。").questions[0]
+    assert q.code["seed"] == ("import torch\n\n\ndef relu(x):\n"
+                              "    return torch.clamp(x, min=0)\n")
+    assert "code_boundary" in kinds(q) and q.explanation == "截断负值。"
+
+
+def test_generic_choice_section_split_by_key_shape(tmp_path):
+    from question_db.interchange.pack import write_pack
+
+    p = paper("一、选择题（每题2分，共6分）1.哪个？A.甲B.乙答案：A2.哪些？A.甲B.乙C.丙答案：AB"
+              "3.哪个？A.甲B.乙答案：B")
+    assert [q.type for q in p.questions] == ["single_choice", "multiple_choice",
+                                             "single_choice"]
+    assert [(s.type, s.first, s.last) for s in p.sections] == [
+        ("single_choice", 1, 1), ("multiple_choice", 2, 2), ("single_choice", 3, 3)]
+    assert write_pack(p, tmp_path / "c").total_points == 6
+
+
+def test_numbered_list_inside_an_explanation_is_not_a_question():
+    p = paper("一、单选题（每题2分）1.哪个对？A.甲B.乙答案：A解析：理由有二：1.甲对；2.乙错。"
+              "2.哪个错？A.甲B.乙答案：B解析：略。3.第三题？A.甲B.乙答案：A")
+    assert [q.number for q in p.questions] == [1, 2, 3]
+    assert p.questions[0].explanation == "理由有二：1.甲对；2.乙错。"
+    assert p.questions[1].stem == "哪个错？" and p.questions[1].answer == "B"
+
+
+@pytest.mark.parametrize("keys", ["参考答案：一、1.A2.B二、3.A、C", "答案：1-2 AB 3.AC"])
+def test_keys_printed_after_the_questions(keys):
+    p = paper("一、单选题（每题2分）1.哪个？A.甲B.乙2.哪个？A.甲B.乙二、多选题（每题3分）3.哪些？"
+              "A.甲B.乙C.丙" + keys)
+    assert [q.seed_answer for q in p.questions] == ["A", "B", ["A", "C"]]
+    assert "参考" not in p.questions[1].options["B"] and p.questions[2].options["C"] == "丙"

@@ -46,6 +46,8 @@ _FENCE = re.compile(r"```(.*?)(```|$)", re.S)
 _INLINE = re.compile(r"`([^`\n]{1,200})`")
 _NOT_INLINE = re.compile(r"答案|解析|[，。：；？！]|\d[.．、][\u4e00-\u9fff]")
 _BLANK = re.compile(r"_{3,}|[（(]\s{0,3}[)）]")
+_CODE_START = re.compile(r"(?<![A-Za-z0-9_])(?:import\s?[A-Za-z_]|from\s?[\w.]+\s?import|"
+                         r"def\s?\w+\(|class\s?\w+[(:]|@\w+(?:\.\w+)*\(?\)?def)")
 _TERMINAL = tuple("。！？.!?）)」”’】]》…;；")
 
 
@@ -93,6 +95,19 @@ class _Builder:
             return self._placeholder(len(self.codes) - 1)
 
         return _INLINE.sub(inline, text)
+
+    def fence_unfenced_code(self, answer: str, flags: list[ReviewFlag]) -> str:
+        """A programming answer printed without ``` fences: the code is taken from its
+        first ``import``/``from``/``def``/``class``/``@`` to the end of the answer."""
+        m = _CODE_START.search(answer)
+        if not m:
+            return answer
+        self.codes.append(_Code("python", answer[m.start():], closed=True))
+        self.vocabulary.update(t.text for t in lex(answer[m.start():]) if t.kind == NAME)
+        flags.append(ReviewFlag("code_boundary", answer[m.start():m.start() + 40],
+                                "the code had no ``` fence: it was taken from here to the end "
+                                "of the answer; check where it really ends", "answer"))
+        return answer[:m.start()] + self._placeholder(len(self.codes) - 1)
 
     @staticmethod
     def _placeholder(index: int) -> str:
@@ -194,6 +209,7 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
                 ) -> ImportResult:
     """A damaged paper's text -> an ``ImportResult`` (draft paper + warnings)."""
     b = _Builder(text, name=name)
+    b.text, appendix = sg.split_answer_appendix(b.text)
     sk = sg.skeleton(b.text)
     if not sk.questions:
         raise NoQuestions(f"{name}: no numbered questions found (expected “1.”, “1、” or "
@@ -201,6 +217,12 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
     if sk.renumbered:
         b.warnings.append(Problem(name, "-", "number", "question numbers restart in each "
                                   "section; renumbered 1, 2, 3, … through the paper"))
+    if appendix and not sk.renumbered:
+        for raw in sk.questions:
+            if raw.number in appendix:
+                raw.text += "答案：" + appendix[raw.number]
+        b.warnings.append(Problem(name, "-", "answer", f"keys printed after the questions: "
+                                  f"{len(appendix)} matched to their question numbers"))
     rules = [parse_rule(h.rule + " " + h.name) for h in sk.headers]
     questions: list[DraftQuestion] = []
     section_of: list[int] = []
@@ -267,6 +289,9 @@ def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
             f = b.field(text, f"options.{letter}")
             q.options[letter] = f.text or "（空）"
             flags += f.flags
+    if qtype == "programming" and not any(not b.codes[ord(m[1]) - 0xE100].inline for m in
+                                          sg.PLACEHOLDER.finditer(raw.answer)):
+        raw.answer = b.fence_unfenced_code(raw.answer, flags)
     answer_field = b.field(raw.answer, "answer")
     explanation = b.field(raw.explanation, "explanation")
     flags += explanation.flags

@@ -119,16 +119,24 @@ def find_headers(text: str, candidates: list[Candidate]) -> list[SectionHead]:
     return heads
 
 
-def find_candidates(text: str) -> list[Candidate]:
+_NUMBER_THEN_DIGIT = re.compile(r"(\d+)\s*([.．、])(?=\d)")
+
+
+def find_candidates(text: str, *, keys: bool = False) -> list[Candidate]:
+    """Every ``N.`` / ``N、`` / ``第N题`` that may start a question. ``keys``: a list of
+    printed keys, where ``22.2×(HB)`` is key 22 starting with a digit (worse quality)."""
     out: list[Candidate] = []
-    for m in _NUMBER_RUN.finditer(text):
+    runs = list(_NUMBER_RUN.finditer(text)) + (list(_NUMBER_THEN_DIGIT.finditer(text))
+                                               if keys else [])
+    for m in runs:
         digits, start = m[1], m.start(1)
         for k in range(len(digits)):
             if digits[k] == "0" or len(digits) - k > 3:
                 continue
             pos = start + k
-            out.append(Candidate(int(digits[k:]), pos, m.end(), _quality(text, pos, m.end(),
-                                                                        preceded_by_digit=k > 0)))
+            quality = _quality(text, pos, m.end(), preceded_by_digit=k > 0)
+            out.append(Candidate(int(digits[k:]), pos, m.end(),
+                                 quality - (1.5 if m.re is _NUMBER_THEN_DIGIT else 0)))
     for m in _NUMBER_WORD.finditer(text):
         out.append(Candidate(int(m[1]), m.start(), m.end(), _quality(text, m.start(), m.end(),
                                                                      preceded_by_digit=False)
@@ -158,28 +166,27 @@ def _quality(text: str, pos: int, body: int, *, preceded_by_digit: bool) -> floa
     return score
 
 
-def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHead]
-                 ) -> tuple[list[Candidate], bool]:
+def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHead],
+                 *, min_length: int = 2) -> tuple[list[Candidate], bool]:
     """The best chain 1, 2, 3 … (a restart at 1 is allowed right after a section header);
     returns it and whether numbering restarted."""
     marks = [m.start() for m in ANSWER.finditer(text)]
     has_answers = len(marks) >= 2
     head_pos = [h.end for h in headers]
+    by_number: dict[int, list[int]] = {}
+    for c in candidates:
+        by_number.setdefault(c.number, []).append(c.pos)
 
     def count(a: int, b: int, positions: list[int]) -> int:
         return bisect_left(positions, b) - bisect_left(positions, a)
 
     def seg(a: Candidate, b: Candidate) -> float:
-        if b.pos - a.body < 2:
+        if b.pos - a.body < min_length:
             return -20
         if not has_answers:
             return 0
         k = count(a.body, b.pos, marks)
         return 3 if k == 1 else -5 if k == 0 else -3 * (k - 1)
-
-    by_number: dict[int, list[int]] = {}
-    for c in candidates:
-        by_number.setdefault(c.number, []).append(c.pos)
 
     def final(c: Candidate) -> float:
         if not has_answers:
@@ -212,7 +219,9 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
             if not (follows or restart):
                 continue
             s = best[j] + seg(p, c) + c.quality + 4 - (2 if restart else 0)
-            if s > score:
+            # ties go to the later predecessor: "…解析：1.甲对；2.乙错。2.下列…" — the list item
+            # "2." and the question "2." score alike, and the question comes last
+            if s >= score:
                 score, prev = s, j
         best.append(score)
         back.append(prev)
@@ -379,3 +388,49 @@ def _split_top_level(text: str, sep: str) -> list[str]:
             cur.append(ch)
     parts.append("".join(cur).strip())
     return parts
+
+
+# "参考答案：一、1.A2.C3.B…" or "答案：1-5 ACBDA": the keys printed after all the questions
+_APPENDIX = re.compile(rf"(?:参考答案|答案(?:及|与)?解析|答案汇总|标准答案|答案)\s*[：:]?\s*"
+                       rf"(?:[{CN_NUMERALS}]{{1,3}}\s*[、.．][^\d]{{0,16}}?)?"
+                       r"(?=1\s*(?:[.．、)）:：](?!\d)|[-–~～至]\s*\d))")
+_KEY_RANGE = re.compile(r"(\d{1,3})\s*[-–~～至]\s*(\d{1,3})\s*[：:.．、]?\s*([A-H]+)")
+
+
+def split_answer_appendix(text: str) -> tuple[str, dict[int, str]]:
+    """Questions and, when the keys are printed together after them, the key text of each
+    question number; ``(text, {})`` when the answers are inline (or absent)."""
+    for m in _APPENDIX.finditer(text):
+        before = text[:m.start()]
+        if len(ANSWER.findall(before)) >= 2:
+            return text, {}  # keys are printed inline
+        if m.start() < 0.4 * len(text):
+            continue  # an appendix follows the questions; this is a key inside one
+        keys = _appendix_keys(text[m.end():])
+        questions = {c.number for c in find_candidates(before)}
+        if len(keys) >= 2 and len(set(keys) & questions) >= 0.8 * len(keys):
+            return before, keys
+    return text, {}
+
+
+def _appendix_keys(text: str) -> dict[int, str]:
+    ranges: dict[int, str] = {}
+    for m in _KEY_RANGE.finditer(text):
+        first, last, letters = int(m[1]), int(m[2]), m[3]
+        if last - first + 1 == len(letters):
+            ranges.update({first + i: letter for i, letter in enumerate(letters)})
+    rest = _KEY_RANGE.sub(" ", text)
+    candidates = find_candidates(rest, keys=True)
+    headers = find_headers(rest, candidates)
+    chain, _ = choose_chain(rest, candidates, headers, min_length=1)
+    keys: dict[int, str] = {}
+    for k, c in enumerate(chain):
+        end = chain[k + 1].pos if k + 1 < len(chain) else len(rest)
+        for h in headers:
+            if c.body <= h.start < end:
+                end = h.start
+                break
+        key = re.sub(rf"[{CN_NUMERALS}]{{1,3}}\s*[、.．]\s*$", "", rest[c.body:end].strip())
+        keys[c.number] = key.strip()
+    keys.update(ranges)
+    return keys
