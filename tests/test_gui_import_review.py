@@ -95,3 +95,23 @@ def test_edit_verify_save_and_reload_with_the_loader(view, qtbot, tmp_path):
     view.select(3)
     with qtbot.waitSignal(view.sig_saved, timeout=20000):  # a second save replaces it
         view.save()
+
+
+def test_reopen_a_draft_pack_and_save_it_in_place(qtbot, tmp_path):
+    from question_db.interchange.pack import write_pack
+
+    papers = tmp_path / "papers"
+    write_pack(read_text_paper(next(SEEDS.glob("001_*.txt"))).paper, papers / "d1")
+    v = ImportReviewView.from_pack(papers / "d1")
+    qtbot.addWidget(v)
+    try:
+        assert "no source text" in v.source.toPlainText()
+        v.select(4)
+        assert v.toggle_verified() and v.current.status == "ok"
+        with qtbot.waitSignal(v.sig_saved, timeout=20000) as saved:
+            v.save()  # the pack it came from: replaced in place
+        assert saved.args[0].question(4).status == "ok"
+        assert load_paper(papers / "d1", []).question(4).status == "ok"
+        assert sorted(p.name for p in papers.iterdir()) == ["d1"]  # no staging left
+    finally:
+        v.shutdown()

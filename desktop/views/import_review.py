@@ -104,6 +104,8 @@ class ImportReviewView(QWidget):
         self.current: DraftQuestion | None = None
         self._flags_before: dict[int, list] = {}  # flags of verified questions, for undo
         self._replace = False
+        self._origin: Path | None = None  # the pack folder it was opened from
+        self._origin_id = self.paper.id
         self._loading = False
         self._saver = _Saver(self)
         self._saver.sig_progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
@@ -127,7 +129,8 @@ class ImportReviewView(QWidget):
         if loaded is None or problems:
             raise ValueError("\n".join(map(str, problems)) or f"{folder}: not a pack")
         view = cls(draft_from_paper(loaded), papers_dir or Path(folder).parent, **kw)
-        view._replace = Path(folder).resolve() == view.target().resolve()
+        view._origin = Path(folder)
+        view._replace = True  # saving puts the reviewed pack back where it came from
         return view
 
     # --- layout ------------------------------------------------------------------------------
@@ -548,7 +551,12 @@ class ImportReviewView(QWidget):
 
     # --- saving ------------------------------------------------------------------------------
     def target(self) -> Path:
-        return self.papers_dir / (self.id_edit.text().strip() or self.paper.id)
+        """Where a save goes: the pack's own folder when it was opened from one (and its id
+        is unchanged), else ``papers_dir/<id>``."""
+        paper_id = self.id_edit.text().strip() or self.paper.id
+        if self._origin is not None and paper_id == self._origin_id:
+            return self._origin
+        return self.papers_dir / paper_id
 
     def save(self) -> Future | None:
         """Write the pack into ``papers_dir/<id>`` on a worker thread; ``sig_saved`` when it
@@ -576,6 +584,7 @@ class ImportReviewView(QWidget):
         self.verify_button.setEnabled(True)
         if error is None:
             self._replace = True  # it is ours now: a second save replaces it
+            self._origin, self._origin_id = self.target(), self.paper.id
             self.message.setText(self.tr("Saved %1 (%2 questions).").replace(
                 "%1", str(self.target())).replace("%2", str(len(loaded.questions))))
             self.sig_saved.emit(loaded)

@@ -171,45 +171,50 @@ _ANNOTATION_ONLY = re.compile(r"^\s*(\w+)\s*:\s*(\[[^\]=]*\])\s*$", re.M)
 _SHAPE_SUBSCRIPT = re.compile(r"(\)|\])(\[\s*\w+\s*,\s*\w+(?:\s*//\s*\d+)?\s*\])\s*$", re.M)
 
 
+def _small(m: re.Match) -> str:
+    mantissa = m[2][:m[2].lower().index("e") + 1]
+    return (f"{m[1]} = {m[2]} is huge for a {m[1]}: probably {mantissa}-{m[3]} with the “-” "
+            f"lost")
+
+
+# (kind, pattern, why) — ``why`` formats the match; each rule is a spot usually printed
+# with a sign or an operator the extraction drops
+_RULES = (
+    ("deleted_operator", _POSITIVE_SMALL, _small),
+    ("deleted_operator", _MASK_FILL,
+     lambda m: "masking with a large positive value: usually -1e9 / -inf (a lost “-”), so "
+               "masked positions get zero attention"),
+    ("deleted_operator", _SHAPE_ARG,
+     lambda m: f"a shape slice passed as one argument to {m[1]}(): usually *x.shape[:-1] "
+               f"(lost “*” and “-”), and a following 1 may be -1"),
+    ("deleted_operator", _DIM_ONE,
+     lambda m: f"{m[1]} over dim 1: often dim=-1 (the last dimension) with the “-” lost"),
+    ("deleted_operator", _EINSUM,
+     lambda m: "an einsum equation with “>” but no “->”: the “-” was lost"),
+    ("deleted_operator", _NUMBER_CALL,
+     lambda m: f"a number called like a function: “{m[1]} ** (” or “{m[1]} * (” with the "
+               f"operator lost"),
+    ("deleted_operator", _NUMBER_NAME,
+     lambda m: "" if re.fullmatch(r"[eEjJ]\d*|_\w*", m[2]) else
+     f"“{m[1]}” glued to “{m[2]}”: an operator between them was probably lost"),
+    ("lost_comment", _ANNOTATION_ONLY,
+     lambda m: f"a bare annotation “{m[1]}: {m[2]}” is probably a comment whose “#” was lost "
+               f"(e.g. “# {m[1]}: {m[2]}”)"),
+    ("lost_comment", _SHAPE_SUBSCRIPT,
+     lambda m: f"“{m[2]}” at the end of a line may be a shape comment whose “#” was lost, "
+               f"not a subscript"),
+)
+
+
 def operator_findings(text: str) -> list[Finding]:
-    """Regex rules over the final code for signs and operators that are usually there."""
+    """The rules above over the final code: signs and operators that are usually there."""
     out: list[Finding] = []
-    for m in _POSITIVE_SMALL.finditer(text):
-        out.append(Finding("deleted_operator", m.group(0),
-                           f"{m[1]} = {m[2]} is huge for a {m[1]}: probably {m[2][:m[2].lower().index('e') + 1]}-{m[3]} "
-                           f"with the “-” lost"))
-    for m in _MASK_FILL.finditer(text):
-        out.append(Finding("deleted_operator", m.group(0),
-                           "masking with a large positive value: usually -1e9 / -inf (a lost "
-                           "“-”), so masked positions get zero attention"))
-    for m in _SHAPE_ARG.finditer(text):
-        out.append(Finding("deleted_operator", m.group(0),
-                           f"a shape slice passed as one argument to {m[1]}(): usually "
-                           f"*x.shape[:-1] (lost “*” and “-”), and a following 1 may be -1"))
-    for m in _DIM_ONE.finditer(text):
-        out.append(Finding("deleted_operator", m.group(0),
-                           f"{m[1]} over dim 1: often dim=-1 (the last dimension) with the "
-                           f"“-” lost"))
-    for m in _EINSUM.finditer(text):
-        out.append(Finding("deleted_operator", m.group(0),
-                           "an einsum equation with “>” but no “->”: the “-” was lost"))
-    for m in _NUMBER_CALL.finditer(text):
-        out.append(Finding("deleted_operator", m.group(0),
-                           f"a number called like a function: “{m[1]} ** (” or “{m[1]} * (” "
-                           f"with the operator lost"))
-    for m in _NUMBER_NAME.finditer(text):
-        if not re.fullmatch(r"[eEjJ]\d*|_\w*", m[2]):
-            out.append(Finding("deleted_operator", m.group(0),
-                               f"“{m[1]}” glued to “{m[2]}”: an operator between them was "
-                               f"probably lost"))
-    for m in _ANNOTATION_ONLY.finditer(text):
-        out.append(Finding("lost_comment", m.group(0).strip(),
-                           f"a bare annotation “{m[1]}: {m[2]}” is probably a comment whose "
-                           f"“#” was lost (e.g. “# {m[1]}: {m[2]}”)"))
-    for m in _SHAPE_SUBSCRIPT.finditer(text):
-        out.append(Finding("lost_comment", m[2],
-                           f"“{m[2]}” at the end of a line may be a shape comment whose “#” "
-                           f"was lost, not a subscript"))
+    for kind, pattern, why in _RULES:
+        for m in pattern.finditer(text):
+            reason = why(m)
+            if reason:
+                shown = m[2] if pattern is _SHAPE_SUBSCRIPT else m.group(0).strip()
+                out.append(Finding(kind, shown, reason))
     return out
 
 

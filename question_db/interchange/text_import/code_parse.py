@@ -123,6 +123,20 @@ class CodeParser:
             self.off = 0
         return text
 
+    def ahead(self, start: int = 1, limit: int = 200):
+        """``(k, token, depth)`` for the tokens after the cursor, ``depth`` counted before
+        the token (an opening bracket is at the depth outside it); stops at the end."""
+        depth = 0
+        for k in range(start, limit):
+            t = self.tok(k)
+            if t is None:
+                return
+            if t.kind == OP and t.text in ")]}":
+                depth -= 1
+            yield k, t, depth
+            if t.kind == OP and t.text in "([{":
+                depth += 1
+
     def next_text(self) -> str:
         """Text of the token after the current one (the current may be partly consumed)."""
         t = self.tok(1)
@@ -406,23 +420,17 @@ class CodeParser:
 
     def header_ahead(self, *, need_in: bool, q: str) -> bool:
         """A ':' at depth 0 follows before any assignment, so this is a block header."""
-        depth, seen_in = 0, "in" in q[1:]
-        for k in range(1, 200):
-            t = self.tok(k)
-            if t is None:
+        seen_in = "in" in q[1:]
+        for _, t, depth in self.ahead():
+            if t.kind == COMMENT:
                 return False
-            if t.kind == OP:
-                if t.text in "([{":
-                    depth += 1
-                elif t.text in ")]}":
-                    depth -= 1
-                elif depth == 0 and t.text == ":":
-                    return seen_in or not need_in
-                elif depth == 0 and (t.text == "=" or t.text in AUGMENTED or t.text == ";"):
-                    return False
-            elif t.kind == NAME and depth == 0 and "in" in t.text:
-                seen_in = True
-            elif t.kind == COMMENT:
+            if depth or t.kind not in (OP, NAME):
+                continue
+            if t.kind == NAME:
+                seen_in = seen_in or "in" in t.text
+            elif t.text == ":":
+                return seen_in or not need_in
+            elif t.text == "=" or t.text in AUGMENTED or t.text == ";":
                 return False
         return False
 
@@ -654,19 +662,14 @@ class CodeParser:
         self.emit(OP, self.advance())
 
     def decorator_ahead(self) -> bool:
-        depth = 0
-        for k in range(1, 60):
-            t = self.tok(k)
-            if t is None:
-                return False
-            if t.kind == OP and t.text in "([{":
-                depth += 1
-            elif t.kind == OP and t.text in ")]}":
-                depth -= 1
-            elif depth == 0 and t.kind == NAME and k > 1 and self.tok(k - 1).text in (")",) \
-                    and (t.text.startswith(("def", "class"))):
+        """``…)@torch.no_grad()defstep``: this ``@`` starts a decorator, not a matmul."""
+        for k, t, depth in self.ahead(limit=60):
+            if depth or t.kind != NAME or k == 1:
+                continue
+            prev = self.tok(k - 1)
+            if prev.text == ")" and t.text.startswith(("def", "class")):
                 return True
-            elif depth == 0 and t.kind == NAME and self.tok(k - 1).kind == NAME:
+            if prev.kind == NAME:
                 return False
         return False
 
@@ -854,25 +857,17 @@ class CodeParser:
         return "glued"
 
     def context_allows_as(self) -> bool:
-        return any(p.kind == KW and p.text in ("with", "except") for p in self.st.pieces) or \
-            bool(self.statements and False)
+        return any(p.kind == KW and p.text in ("with", "except") for p in self.st.pieces)
 
     def conditional_ahead(self) -> bool:
-        depth = 0
-        for k in range(0, 80):
-            t = self.tok(k)
-            if t is None:
+        """``x if c else y``: an ``else`` comes before the statement's ``:`` (or before the
+        bracket this expression sits in closes)."""
+        for k, t, depth in self.ahead(start=0, limit=80):
+            if depth < 0:
+                return True
+            if depth == 0 and t.kind == OP and t.text == ":":
                 return False
-            if t.kind == OP and t.text in "([{":
-                depth += 1
-            elif t.kind == OP and t.text in ")]}":
-                depth -= 1
-                if depth < 0:
-                    return True
-            elif depth == 0 and t.kind == OP and t.text == ":":
-                return False
-            elif depth == 0 and t.kind == NAME and "else" in t.text[(self.off if k == 0
-                                                                     else 0):]:
+            if depth == 0 and t.kind == NAME and "else" in t.text[self.off if k == 0 else 0:]:
                 return True
         return False
 
