@@ -289,3 +289,8 @@ def test_keys_printed_after_the_questions(keys):
               "A.甲B.乙C.丙" + keys)
     assert [q.seed_answer for q in p.questions] == ["A", "B", ["A", "C"]]
     assert "参考" not in p.questions[1].options["B"] and p.questions[2].options["C"] == "丙"
+
+
+def test_page_marks_of_the_printed_original_are_dropped():
+    p = paper("一、单选题（每题2分）1.哪个对？A.甲B.乙答案：A第1页共2页2.哪个错？A.甲第2页，共2页B.乙答案：B")
+    assert [q.options for q in p.questions] == [{"A": "甲", "B": "乙"}] * 2

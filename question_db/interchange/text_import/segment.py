@@ -79,9 +79,14 @@ class Skeleton:
     notes: list[str] = field(default_factory=list)
 
 
+_PAGE_MARK = re.compile(r"第\s*\d+\s*页\s*[，,/／]?\s*共\s*\d+\s*页")
+
+
 def normalise(text: str) -> str:
-    """Full-width digits and letters to ASCII, invisible characters out, NBSP to space."""
-    return text.translate(_FULLWIDTH).translate(_INVISIBLE).replace("\u00a0", " ")
+    """Full-width digits and letters to ASCII, invisible characters out, NBSP to space,
+    page marks of a printed original ("第2页共8页") out."""
+    text = text.translate(_FULLWIDTH).translate(_INVISIBLE).replace("\u00a0", " ")
+    return _PAGE_MARK.sub("", text)
 
 
 def cn_numeral(text: str) -> int:
@@ -204,11 +209,13 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
     first_header = headers[0].start if headers else 0
     best: list[float] = []
     back: list[int] = []
+    seen: dict[int, list[int]] = {}  # number -> indices so far: only N-1 precedes N
     for i, c in enumerate(candidates):
         score, prev = float("-inf"), -1
         if c.pos >= first_header:  # a chain may start here (best at 1: an excerpt may not)
             score = c.quality + 4 - (0 if c.number == 1 else 6)
-        for j in range(i):
+        preds = range(i) if c.number == 1 else seen.get(c.number - 1, [])
+        for j in preds:
             p = candidates[j]
             if best[j] == float("-inf") or p.body > c.pos:
                 continue
@@ -225,6 +232,7 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
                 score, prev = s, j
         best.append(score)
         back.append(prev)
+        seen.setdefault(c.number, []).append(i)
     if not candidates or max(best, default=float("-inf")) == float("-inf"):
         return [], False
     end = max(range(len(candidates)), key=lambda i: best[i] + final(candidates[i]))
