@@ -707,7 +707,10 @@ class CodeParser:
             number = re.match(r"\d+(?:\.\d*)?(?:[eE]\d+)?", s).group(0)
             self.emit(NUMBER, self.advance(len(number)))
             return "atom"
-        cut = self.split_point(s, depth, stop=stop)
+        nxt_text = self.next_text() if len(s) == len(self.rest()) else ""
+        target = after_as and depth == 0 and (nxt_text in ("=", ",") or nxt_text in AUGMENTED)
+        cut = len(s) if target and _IDENT.match(s) and not self.keyword_inside(s, depth) \
+            else self.split_point(s, depth, stop=stop)  # x1, x2 = …: names being bound
         name = self.advance(cut)
         piece = self.emit(NAME if name not in KEYWORDS else KW, name)
         nxt = self.tok() if self.fresh() else None
