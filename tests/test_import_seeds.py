@@ -194,6 +194,8 @@ def test_scoring_rules_from_the_headers():
 
 
 def test_draft_packs_load_and_export(tmp_path):
+    assert _draft("000").questions[0].source_text.startswith("1.在PyTorch2.0中")
+    assert all("source_text" not in q.to_toml() for q in _draft("000").questions)
     for pid in ("000", "001"):
         write_pack(_draft(pid), tmp_path / pid)
         assert load_paper(tmp_path / pid, []) is not None
