@@ -381,6 +381,49 @@ def bench_checks(quick: bool) -> list[Metric]:
     return out
 
 
+IMPORT_CHILD = """
+import sys, time, json
+t0 = time.perf_counter()
+from question_db.interchange.text_import import read_text_paper
+t1 = time.perf_counter()
+path = sys.argv[1]
+t2 = time.perf_counter(); read_text_paper(path); t3 = time.perf_counter()
+print(json.dumps({"imports": t1 - t0, "first": t3 - t2}))
+"""
+
+
+def bench_import(quick: bool) -> list[Metric]:
+    """Damaged seed -> draft: the whole import, against reading the same file and running
+    the mechanical t2s + gloss removal over it (what the old tools/clean_seed.py did)."""
+    from question_db.interchange.encoding import read_text_file
+    from question_db.interchange.text_import import read_text_paper
+    from question_db.interchange.text_import.prose import to_simplified
+
+    repeat = 5 if quick else 20
+    out = []
+    seeds = sorted((REPO / "tests" / "data" / "seeds").glob("*.txt"))
+    for seed in seeds:
+        read_text_paper(seed)  # warm: regexes compiled, OpenCC's dictionary loaded
+        full, base = [], []
+        for _ in range(repeat):  # interleaved with the baseline
+            full.append(_timed(lambda: read_text_paper(seed)))
+            base.append(_timed(lambda: to_simplified(read_text_file(seed).text)))
+        t_full, t_base = statistics.median(full), statistics.median(base)
+        cold = json.loads(subprocess.run([PY, "-c", IMPORT_CHILD, str(seed)], capture_output=True,
+                                         text=True, env=ENV, cwd=REPO, check=True
+                                         ).stdout.strip().splitlines()[-1])
+        name = seed.name.split("_")[0]
+        out += [
+            metric(f"import_seed_{name}", t_full, "s", t_base, "≤ 1 s per seed", t_full <= 1.0,
+                   f"median of {repeat}; baseline = read + t2s/gloss removal of the same file"),
+            metric(f"import_seed_{name}_first_in_process", cold["first"], "s", None,
+                   "≤ 1 s per seed", cold["first"] <= 1.0,
+                   f"first import in a fresh process (after {cold['imports']:.2f} s of "
+                   f"module imports; no formatter is used)"),
+        ]
+    return out
+
+
 GROUPS: dict[str, Callable[[bool], list[Metric]]] = {
     "launch": bench_launch,
     "console": bench_console,
@@ -388,6 +431,7 @@ GROUPS: dict[str, Callable[[bool], list[Metric]]] = {
     "store": bench_store,
     "stats": bench_stats,
     "checks": bench_checks,
+    "import": bench_import,
 }
 
 

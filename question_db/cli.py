@@ -82,6 +82,56 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    from .interchange.encoding import UnreadableInput
+    from .interchange.importers import FormatUnavailable, import_file
+    from .interchange.pack import PackExists, PackInvalid, write_pack
+
+    try:
+        result = import_file(args.file, fmt=args.format, paper_id=args.id, title=args.title)
+        write_pack(result.paper, args.out, replace=args.replace)
+    except PackInvalid as exc:
+        print("question-db import: the draft did not validate (a bug in the importer; "
+              "please report it with the input file):", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return 1
+    except (UnreadableInput, FormatUnavailable, PackExists, ValueError) as exc:
+        print(f"question-db import: {exc}", file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return 2
+    print(import_summary(result, args.out))
+    return 0
+
+
+def import_summary(result, out: str | Path) -> str:
+    """What an import found, for a person deciding what to review first."""
+    from collections import Counter
+
+    paper = result.paper
+    types = Counter(q.type for q in paper.questions)
+    flags = Counter(f.kind for q in paper.questions for f in q.review)
+    code = [f for q in paper.questions for f in q.review if f.field.endswith("code")]
+    blocks = sum(1 for q in paper.questions for _ in q.code)
+    broken = Counter(f.kind for f in code)["does_not_compile"]
+    truncated = [q for q in paper.questions if q.truncated]
+    lines = [f"imported {paper.title!r} as {paper.id!r} into {out}"
+             f"{f' (read as {result.encoding})' if result.encoding else ''}",
+             f"questions: {len(paper.questions)} ("
+             + ", ".join(f"{t} {n}" for t, n in types.most_common()) + "), "
+             f"{sum(q.points for q in paper.questions):g} points, all status=draft",
+             f"code files: {blocks}; code blocks not compiling: {broken}",
+             "review flags: " + (", ".join(f"{k} {n}" for k, n in flags.most_common())
+                                 or "none"),
+             "truncated: " + (", ".join(f"question {q.number} (cut after …{q.truncated_at[-30:]})"
+                                        for q in truncated) or "no")]
+    if result.warnings:
+        lines.append(f"warnings ({len(result.warnings)}):")
+        lines += [f"  {w}" for w in result.warnings]
+    return "\n".join(lines)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .checks.runner import check_solution_cli  # deferred: pulls in jupyter_client
 
@@ -112,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paper_ids", nargs="*", metavar="PAPER_ID",
                    help="papers to export (default: all)")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("import", help="import a paper (damaged web text, .docx, Moodle XML, "
+                                      "GIFT) as a draft pack")
+    p.add_argument("file", help="the paper: .txt / .md / .docx / Moodle .xml / GIFT")
+    p.add_argument("--out", required=True, help="pack folder to create")
+    p.add_argument("--format", choices=["auto", "text", "docx", "moodle-xml", "gift"],
+                   default="auto", help="input format (default: decided by the content)")
+    p.add_argument("--id", help="paper id (default: from the file name)")
+    p.add_argument("--title", help="paper title (default: as printed)")
+    p.add_argument("--replace", action="store_true", help="replace an existing pack at --out")
+    p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("check", help="run a programming question's checks on a solution")
     p.add_argument("question", help="question id, e.g. 001/29")

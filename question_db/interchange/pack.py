@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..bank import PAPER_FILE, PAPER_ID, load_paper
 from ..model import Paper, Problem, ReviewFlag
@@ -82,6 +82,8 @@ class DraftQuestion:
     truncated: bool = False
     truncated_at: str = ""
     review: list[ReviewFlag] = field(default_factory=list)
+    # the question as the source printed it (for a review screen); never written to TOML
+    source_text: str = ""
 
     @property
     def file_stem(self) -> str:
@@ -195,9 +197,11 @@ def _safe_media_path(folder: Path, name: str) -> Path:
     return target
 
 
-def _write_files(paper: DraftPaper, folder: Path) -> None:
+def _write_files(paper: DraftPaper, folder: Path,
+                 report: Callable[[str, int, int], None]) -> None:
     (folder / PAPER_FILE).write_text(_dump(paper.to_toml()), encoding="utf-8")
-    for q in paper.questions:
+    for done, q in enumerate(paper.questions):
+        report("write", done, len(paper.questions))
         (folder / f"{q.file_stem}.toml").write_text(_dump(q.to_toml()), encoding="utf-8")
         for name, text in q.code_files().items():
             (folder / name).write_text(text if text.endswith("\n") else text + "\n",
@@ -208,14 +212,18 @@ def _write_files(paper: DraftPaper, folder: Path) -> None:
         target.write_bytes(data)
 
 
-def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False) -> Paper:
+def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
+               progress: Callable[[str, int, int], None] | None = None) -> Paper:
     """Write ``paper`` as a pack folder at ``out_dir`` and return it as loaded.
 
     Built in a temporary folder beside ``out_dir`` (same file system, so the final move is a
     rename), validated with ``load_paper``; ``PackInvalid`` leaves nothing behind. An
     existing non-empty ``out_dir`` is kept unless ``replace`` (``PackExists``); when
     replacing, the old folder is renamed aside and removed only after the new one is in place.
+    ``progress(stage, done, total)`` is called as it goes (stages ``write``, ``validate``,
+    ``move``; ``done`` counts questions written), from the calling thread.
     """
+    report = progress or (lambda stage, done, total: None)
     out_dir = Path(out_dir)
     if not PAPER_ID.match(paper.id or ""):
         raise PackInvalid([Problem(str(out_dir / PAPER_FILE), "-", "id",
@@ -228,7 +236,8 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial",
                                     dir=out_dir.parent))
     try:
-        _write_files(paper, staging)
+        _write_files(paper, staging, report)
+        report("validate", len(paper.questions), len(paper.questions))
         problems: list[Problem] = []
         loaded = load_paper(staging, problems)
         if problems or loaded is None:
@@ -236,6 +245,7 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False)
                               or [Problem(str(out_dir / PAPER_FILE), "-", "-",
                                           "the pack did not load")])
         _fsync_tree(staging)
+        report("move", len(paper.questions), len(paper.questions))
         _move_into_place(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -276,3 +286,47 @@ def _move_into_place(staging: Path, out_dir: Path) -> None:
         os.replace(aside, out_dir)  # put the good pack back
         raise
     shutil.rmtree(aside, ignore_errors=True)
+
+
+def draft_from_paper(paper: Paper) -> DraftPaper:
+    """A loaded pack back as a ``DraftPaper`` (to review it again and re-save it with
+    ``write_pack(..., replace=True)``). Code is read from its files. A question with a
+    ``verify`` snippet is refused: a draft does not carry one, and dropping it would lose
+    a verified figure."""
+    with_verify = [q.id for q in paper.questions if q.verify is not None]
+    if with_verify:
+        raise ValueError(f"{paper.folder}: {', '.join(with_verify)} have verify snippets, "
+                         f"which a draft cannot carry; edit those packs by hand")
+    sections = [DraftSection(s.title, s.type, s.first, s.last, s.points, s.scoring,
+                             s.multiple_choice_rule, s.note) for s in paper.sections]
+    return DraftPaper(id=paper.id, title=paper.title, sections=sections,
+                      questions=[_draft_question(q) for q in paper.questions],
+                      language=paper.language, duration_minutes=paper.duration_minutes,
+                      duration_note=paper.duration_note, source=paper.source)
+
+
+def _draft_question(q) -> DraftQuestion:
+    answer: Any = q.answer
+    if q.type == "programming":
+        answer = None
+    elif q.type == "calculation":
+        answer = None
+    code: dict[str, str] = {}
+    wrong: list[str] = []
+    if q.code is not None:
+        for role in ("reference", "starter", "seed", "check"):
+            path = getattr(q.code, role)
+            if path is not None:
+                code[role] = path.read_text(encoding="utf-8")
+        wrong = [p.read_text(encoding="utf-8") for p in q.code.wrong]
+    return DraftQuestion(
+        number=q.number, type=q.type, points=q.points, stem=q.stem, status=q.status,
+        topics=list(q.topics), options=dict(q.options) if q.options is not None else None,
+        answer=answer, seed_answer=q.seed_answer if q.seed_answer is not None else "",
+        explanation=q.explanation, errata=q.errata, also_accept=list(q.also_accept),
+        blank_points=list(q.blank_points) if q.blank_points else None,
+        parts=[p.to_json() for p in q.parts],
+        rubric=[{"text": r.text, "points": r.points, **({"auto": True} if r.auto else {})}
+                for r in q.rubric],
+        reference_answer=q.reference_answer, code=code, wrong=wrong, truncated=q.truncated,
+        truncated_at=q.truncated_at, review=list(q.review))

@@ -1,0 +1,539 @@
+"""Assemble a ``DraftPaper`` from a damaged paper's text.
+
+Order: simplify (t2s, glosses out), hide code blocks behind placeholders, find the
+skeleton (``segment``), then per question: the type (section header first, then shape),
+points (inline ``（8分）``, then the header's rule), the printed key, and every field's
+text repaired by ``prose`` (code by ``code``), collecting a ``ReviewFlag`` per repair made
+or doubt found. Every question is a draft: ``seed_answer`` and ``answer`` are the printed
+key (``answer`` is None when nothing was printed).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ...model import BLANK_MARK, Problem, ReviewFlag
+from ..pack import DraftPaper, DraftQuestion, DraftSection, ImportResult
+from . import segment as sg
+from .code import CodeResult, repair_block, split_language
+from .code_lexer import NAME, lex
+from .prose import Note, repair_compile_calls, repair_prose, to_simplified
+
+SECTION_TYPES = (
+    (r"多选|多项选择|不定项", "multiple_choice"),
+    (r"单选|单项选择", "single_choice"),
+    (r"判断|是非", "true_false"),
+    (r"填空", "fill_blank"),
+    (r"编程|程序|代码|算法|上机|实现题", "programming"),
+    (r"计算|推导|证明", "calculation"),
+    (r"系统设计|架构设计|方案设计|设计题", "system_design"),
+    (r"简答|问答|论述|分析|案例|阅读|应用|名词解释", "short_answer"),
+    (r"选择", "choice"),
+)
+TYPE_NAMES = {"single_choice": "单选题", "multiple_choice": "多选题", "fill_blank": "填空题",
+              "calculation": "计算题", "short_answer": "简答题", "system_design": "系统设计题",
+              "programming": "编程题"}
+DEFAULT_POINTS = {"single_choice": 2, "multiple_choice": 3, "fill_blank": 2,
+                  "calculation": 10, "short_answer": 10, "system_design": 20,
+                  "programming": 20}
+MINUTES = {"single_choice": 1.5, "multiple_choice": 2.5, "fill_blank": 2, "short_answer": 10,
+           "system_design": 30}  # calculation and programming: 1 minute per point
+TRUE_WORDS = ("正确", "对", "是", "√", "✓", "✔", "T", "True", "Y")
+FALSE_WORDS = ("错误", "错", "否", "×", "✗", "✘", "F", "False", "N")
+SELF_MARKED = "对照原卷答案自评（导入草稿：评分要点尚未由人整理）"
+_FENCE = re.compile(r"```(.*?)(```|$)", re.S)
+_INLINE = re.compile(r"`([^`\n]{1,200})`")
+_NOT_INLINE = re.compile(r"答案|解析|[，。：；？！]|\d[.．、][\u4e00-\u9fff]")
+_BLANK = re.compile(r"_{3,}|[（(]\s{0,3}[)）]")
+_CODE_START = re.compile(r"(?<![A-Za-z0-9_])(?:import\s?[A-Za-z_]|from\s?[\w.]+\s?import|"
+                         r"def\s?\w+\(|class\s?\w+[(:]|@\w+(?:\.\w+)*\(?\)?def)")
+_TERMINAL = tuple("。！？.!?）)」”’】]》…;；")
+
+
+class NoQuestions(ValueError):
+    """The text holds no numbered questions; ``str()`` names the file."""
+
+
+@dataclass
+class _Code:
+    language: str
+    raw: str
+    closed: bool
+    inline: bool = False
+    result: CodeResult | None = None
+
+
+@dataclass
+class _Field:
+    text: str
+    flags: list[ReviewFlag] = field(default_factory=list)
+    code: list[CodeResult] = field(default_factory=list)
+
+
+class _Builder:
+    def __init__(self, text: str, *, name: str):
+        self.name = name
+        self.codes: list[_Code] = []
+        self.warnings: list[Problem] = []
+        self.text = self._protect(sg.normalise(to_simplified(text)))
+        self.vocabulary = self._code_vocabulary()
+
+    # --- code blocks behind placeholders ---------------------------------------------------
+    def _protect(self, text: str) -> str:
+        def fence(m: re.Match) -> str:
+            lang, code = split_language(m[1])
+            self.codes.append(_Code(lang, code, closed=bool(m[2])))
+            return self._placeholder(len(self.codes) - 1)
+
+        text = _FENCE.sub(fence, text)
+
+        def inline(m: re.Match) -> str:
+            if _NOT_INLINE.search(m[1]):  # a stray backtick paired across prose
+                return m.group(0)
+            self.codes.append(_Code("", m[1], closed=True, inline=True))
+            return self._placeholder(len(self.codes) - 1)
+
+        return _INLINE.sub(inline, text)
+
+    def fence_unfenced_code(self, answer: str, flags: list[ReviewFlag]) -> str:
+        """A programming answer printed without ``` fences: the code is taken from its
+        first ``import``/``from``/``def``/``class``/``@`` to the end of the answer."""
+        m = _CODE_START.search(answer)
+        if not m:
+            return answer
+        self.codes.append(_Code("python", answer[m.start():], closed=True))
+        self.vocabulary.update(t.text for t in lex(answer[m.start():]) if t.kind == NAME)
+        flags.append(ReviewFlag("code_boundary", answer[m.start():m.start() + 40],
+                                "the code had no ``` fence: it was taken from here to the end "
+                                "of the answer; check where it really ends", "answer"))
+        return answer[:m.start()] + self._placeholder(len(self.codes) - 1)
+
+    @staticmethod
+    def _placeholder(index: int) -> str:
+        return f"\ue000{chr(0xE100 + index)}\ue001"
+
+    def _code_vocabulary(self) -> Counter:
+        """Names in all of the paper's code: a name glued in one block may be attested in
+        another (``config`` in the FSDP block of the same answer)."""
+        names: Counter = Counter()
+        for code in self.codes:
+            names.update(t.text for t in lex(code.raw) if t.kind == NAME)
+        return names
+
+    def restore_source(self, text: str) -> str:
+        def put(m: re.Match) -> str:
+            code = self.codes[ord(m[1]) - 0xE100]
+            if code.inline:
+                return f"`{code.raw}`"
+            return f"```{code.language}{code.raw}" + ("```" if code.closed else "")
+        return sg.PLACEHOLDER.sub(put, text)
+
+    # --- fields -----------------------------------------------------------------------------
+    def field(self, text: str, name: str) -> _Field:
+        """Repaired Markdown of one field, with its flags and code blocks."""
+        out = _Field("")
+        parts: list[str] = []
+        last = 0
+        for m in sg.PLACEHOLDER.finditer(text):
+            parts.append(self._prose(text[last:m.start()], name, out))
+            parts.append(self._code(self.codes[ord(m[1]) - 0xE100], name, out))
+            last = m.end()
+        parts.append(self._prose(text[last:], name, out))
+        out.text = "".join(parts).strip()
+        return out
+
+    def _prose(self, text: str, name: str, out: _Field) -> str:
+        if not text:
+            return ""
+        fixed, notes = repair_prose(text)
+        out.flags += [_flag(n, name) for n in notes]
+        return re.sub(r"\n{3,}", "\n\n", fixed)
+
+    def _code(self, code: _Code, name: str, out: _Field) -> str:
+        if code.inline:
+            fixed, notes = repair_compile_calls(code.raw)
+            out.flags += [_flag(n, name) for n in notes]
+            return f"`{fixed}`"
+        if code.result is None:
+            code.result = repair_block(code.language, code.raw, vocabulary=self.vocabulary)
+        result = code.result
+        out.code.append(result)
+        where = f"{name}.code"
+        out.flags += [ReviewFlag(f.kind, f.text, f.why, where) for f in result.findings]
+        lang = result.language or code.language
+        return f"\n\n```{lang}\n{result.text}```\n\n"
+
+
+def _flag(note: Note, name: str) -> ReviewFlag:
+    return ReviewFlag(note.kind, note.text, note.why, name)
+
+
+def section_type(name: str) -> str:
+    for pattern, qtype in SECTION_TYPES:
+        if re.search(pattern, name):
+            return qtype
+    return ""
+
+
+@dataclass
+class Rule:
+    per_question: float | None = None
+    per_blank: float | None = None
+    total: float | None = None
+    mc_rule: str | None = None
+
+
+def parse_rule(text: str) -> Rule:
+    """``每题2分，共30分``, ``每空2分``, ``共35分``, ``多选少选均不得分``, ``少选得1分``."""
+    rule = Rule()
+    if m := (re.search(r"每(?:小|道)?题\s*(?:各)?\s*(\d+(?:\.\d+)?)\s*分", text) or
+             re.search(r"(\d+(?:\.\d+)?)\s*分\s*[/每]\s*(?:小|道)?题", text)):
+        rule.per_question = float(m[1])
+    if m := re.search(r"每空\s*(\d+(?:\.\d+)?)\s*分", text):
+        rule.per_blank = float(m[1])
+    if m := re.search(r"(?:共|总|满分|合计)\s*(?:计)?\s*(\d+(?:\.\d+)?)\s*分", text):
+        rule.total = float(m[1])
+    elif rule.per_question is None and rule.per_blank is None and (
+            m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*分\s*", text)):
+        rule.total = float(m[1])
+    if re.search(r"(?:少选|漏选|部分选对|选对部分)[^，。,;；]*?得\s*(?:\d|部分|一半|相应)", text):
+        rule.mc_rule = "partial"
+    elif re.search(r"(?:多选|少选|漏选|错选)[^。;；]*?(?:均|都|即)?不(?:得|给)分", text):
+        rule.mc_rule = "all_or_nothing"
+    return rule
+
+
+def import_text(text: str, *, paper_id: str, title: str | None = None,
+                source: str | None = None, encoding: str = "", name: str = "<text>"
+                ) -> ImportResult:
+    """A damaged paper's text -> an ``ImportResult`` (draft paper + warnings)."""
+    b = _Builder(text, name=name)
+    b.text, appendix = sg.split_answer_appendix(b.text)
+    sk = sg.skeleton(b.text)
+    if not sk.questions:
+        raise NoQuestions(f"{name}: no numbered questions found (expected “1.”, “1、” or "
+                          f"“第1题” before each question)")
+    if sk.renumbered:
+        b.warnings.append(Problem(name, "-", "number", "question numbers restart in each "
+                                  "section; renumbered 1, 2, 3, … through the paper"))
+    if appendix and not sk.renumbered:
+        for raw in sk.questions:
+            if raw.number in appendix:
+                raw.text += "答案：" + appendix[raw.number]
+        b.warnings.append(Problem(name, "-", "answer", f"keys printed after the questions: "
+                                  f"{len(appendix)} matched to their question numbers"))
+    rules = [parse_rule(h.rule + " " + h.name) for h in sk.headers]
+    questions: list[DraftQuestion] = []
+    section_of: list[int] = []
+    for raw in sk.questions:
+        sg.split_question(raw)
+        header = sk.headers[raw.section] if raw.section >= 0 else None
+        rule = rules[raw.section] if raw.section >= 0 else Rule()
+        q = _question(b, raw, section_type(header.name) if header else "", rule, sk)
+        q.source_text = b.restore_source(b.text[raw.start:raw.end]).strip()
+        questions.append(q)
+        section_of.append(raw.section)
+    _mark_truncation(b, sk, questions)
+    sections = _sections(b, sk, rules, questions, section_of)
+    for q in questions:  # points are final only now (shared out of section totals)
+        if q.rubric:
+            q.rubric = [{"text": SELF_MARKED, "points": q.points}]
+    paper_title = title or sk.title or paper_id
+    duration, note = _duration(sk.preamble + " " + sk.title, questions)
+    paper = DraftPaper(id=paper_id, title=paper_title, sections=sections, questions=questions,
+                       duration_minutes=duration, duration_note=note, source=source)
+    return ImportResult(paper, b.warnings, encoding)
+
+
+# --- one question ------------------------------------------------------------------------
+
+def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
+              sk: sg.Skeleton) -> DraftQuestion:
+    flags: list[ReviewFlag] = []
+    found = sg.find_options(raw.stem)
+    stem_text, options = (found if found else (raw.stem, None))
+    blanks = len(_BLANK.findall(raw.stem))
+    qtype = header_type
+    if qtype in ("single_choice", "multiple_choice", "choice", "true_false") and not options:
+        if qtype == "true_false":
+            options = {"A": "正确", "B": "错误"}
+        else:
+            qtype = "fill_blank" if blanks else "short_answer"
+            flags.append(ReviewFlag("type", raw.stem[-30:], f"the section is a choice section "
+                                    f"but no options A, B, … were found; imported as "
+                                    f"{qtype}", "type"))
+    if qtype == "true_false":
+        qtype = "single_choice"
+    if not qtype:
+        qtype = _type_from_shape(raw, options, blanks, b)
+    if qtype == "choice":
+        keys, _, _ = sg.choice_key(raw.answer, "".join(options), single=False)
+        qtype = "multiple_choice" if len(keys) > 1 else "single_choice"
+    if qtype == "fill_blank" and not blanks and options:
+        qtype = "single_choice"
+    points = raw.inline_points if raw.inline_points is not None else _points(rule, qtype,
+                                                                            blanks)
+    if points is None and rule.total is None:
+        points = DEFAULT_POINTS[qtype]
+        b.warnings.append(Problem(b.name, str(raw.number), "points",
+                                  f"no points printed; {points:g} assumed"))
+    q = DraftQuestion(number=raw.number, type=qtype, points=points, stem="")
+    stem_field = b.field(_blanks_to_underscores(stem_text) if qtype == "fill_blank"
+                         else _drop_answer_brackets(stem_text), "stem")
+    q.stem = stem_field.text or "（原卷题干缺失）"
+    flags += stem_field.flags
+    if options is not None:
+        q.options = {}
+        for letter, text in options.items():
+            f = b.field(text, f"options.{letter}")
+            q.options[letter] = f.text or "（空）"
+            flags += f.flags
+    if qtype == "programming" and not any(not b.codes[ord(m[1]) - 0xE100].inline for m in
+                                          sg.PLACEHOLDER.finditer(raw.answer)):
+        raw.answer = b.fence_unfenced_code(raw.answer, flags)
+    answer_field = b.field(raw.answer, "answer")
+    explanation = b.field(raw.explanation, "explanation")
+    flags += explanation.flags
+    q.explanation = explanation.text
+    if qtype in ("single_choice", "multiple_choice"):
+        _choice(q, raw, header_type, flags, b)
+    elif qtype == "fill_blank":
+        _fill(q, raw, answer_field, flags)
+    else:
+        flags += answer_field.flags
+        _subjective(q, answer_field, flags)
+    if not raw.marker and not raw.answer:
+        flags.append(ReviewFlag("no_key", "", "the source prints no answer for this question",
+                                "answer"))
+    q.review = _dedupe(flags)
+    return q
+
+
+def _type_from_shape(raw: sg.RawQuestion, options, blanks: int, b: _Builder) -> str:
+    if options:
+        return "choice"
+    if blanks:
+        return "fill_blank"
+    codes = [b.codes[ord(m[1]) - 0xE100] for m in sg.PLACEHOLDER.finditer(raw.answer)]
+    if any(not c.inline for c in codes) or re.search(r"实现|编写|写出.{0,6}代码", raw.stem):
+        return "programming" if codes else "short_answer"
+    return "short_answer"
+
+
+def _points(rule: Rule, qtype: str, blanks: int) -> float | None:
+    if rule.per_question is not None:
+        return rule.per_question
+    if rule.per_blank is not None and rule.total is None:
+        return rule.per_blank * max(1, blanks)
+    return None  # shared out from the section total later (None: unknown)
+
+
+def _drop_answer_brackets(stem: str) -> str:
+    """``……的是（ ）`` : the empty answer bracket of a choice stem is not a blank."""
+    return re.sub(r"[（(]\s{0,3}[)）]\s*([。？?：:]?)\s*$", r"\1", stem.strip())
+
+
+def _blanks_to_underscores(stem: str) -> str:
+    """Every blank as ``________`` (the loader counts runs of 4+ underscores)."""
+    return _BLANK.sub("________", stem)
+
+
+def _choice(q: DraftQuestion, raw: sg.RawQuestion, header_type: str,
+            flags: list[ReviewFlag], b: _Builder) -> None:
+    letters = "".join(q.options or {})
+    if header_type == "true_false" or (q.options == {"A": "正确", "B": "错误"}):
+        key = _true_false_key(raw.answer)
+        rest = raw.answer
+    else:
+        keys, rest, ambiguous = sg.choice_key(raw.answer, letters,
+                                              single=q.type == "single_choice")
+        if ambiguous:
+            flags.append(ReviewFlag("key", raw.answer[:20], "several letters where one is "
+                                    "expected; the first was taken", "answer"))
+        key = (keys[0] if keys else None) if q.type == "single_choice" else (keys or None)
+    if raw.answer and key is None:
+        flags.append(ReviewFlag("key", raw.answer[:30], "the printed key is not among the "
+                                "options; left unset", "answer"))
+    q.answer = key
+    q.seed_answer = key if key is not None else ""
+    if rest.strip() and not q.explanation:
+        extra = b.field(rest, "explanation")
+        q.explanation = extra.text
+        flags += extra.flags
+
+
+def _true_false_key(answer: str) -> str | None:
+    text = answer.strip()
+    for word in sorted(TRUE_WORDS + FALSE_WORDS, key=len, reverse=True):
+        if text.startswith(word):
+            return "A" if word in TRUE_WORDS else "B"
+    return None
+
+
+def _fill(q: DraftQuestion, raw: sg.RawQuestion, answer: _Field,
+          flags: list[ReviewFlag]) -> None:
+    blanks = len(BLANK_MARK.findall(q.stem))
+    flags += answer.flags
+    text = answer.text
+    if not text:
+        q.answer, q.seed_answer = None, ""
+        return
+    parts = sg.split_blanks(text, blanks) if blanks else None
+    if parts is None:
+        q.answer, q.seed_answer = None, [text]
+        flags.append(ReviewFlag("blank_count", text[:60],
+                                f"the stem has {blanks} blank(s) but the printed key could "
+                                f"not be split into as many parts; not scored until fixed",
+                                "answer"))
+        return
+    q.seed_answer = parts
+    q.answer = [_variants(p) for p in parts]
+
+
+def _variants(printed: str) -> list[str]:
+    """The printed blank first, then what it offers in brackets: ``X（或Y）`` -> X, Y."""
+    out = [printed]
+    m = re.fullmatch(r"(.+?)\s*[（(](.+)[)）]", printed)
+    if m:
+        out.append(m[1].strip())
+        alt = re.sub(r"^(?:或|或者|也可|亦可)\s*", "", m[2].strip())
+        if alt != m[2].strip():
+            out.append(alt)
+    return list(dict.fromkeys(v for v in out if v))
+
+
+def _subjective(q: DraftQuestion, answer: _Field, flags: list[ReviewFlag]) -> None:
+    text = answer.text
+    q.seed_answer = text
+    q.rubric = [{"text": SELF_MARKED, "points": q.points}]
+    if q.type == "calculation":
+        q.reference_answer = text or "（原卷未给出答案）"
+    elif q.type == "programming":
+        python = [c for c in answer.code if c.language == "python"]
+        if python:
+            q.code = {"seed": "\n\n".join(c.text.rstrip("\n") for c in python) + "\n"}
+        else:
+            q.code = {"starter": "# 原卷没有给出代码\n"}
+            flags.append(ReviewFlag("no_code", text[:40], "no Python code was found in the "
+                                    "printed answer", "code"))
+    else:
+        q.answer = text or None
+
+
+# --- paper level -------------------------------------------------------------------------
+
+def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion]) -> None:
+    """The source was cut off inside the last question: an unclosed code block, open
+    brackets, or no final punctuation (where the question is not a complete choice/fill)."""
+    if not questions:
+        return
+    raw, q = sk.questions[-1], questions[-1]
+    tail = b.text[raw.start:raw.end].rstrip()
+    codes = [b.codes[ord(m[1]) - 0xE100] for m in sg.PLACEHOLDER.finditer(tail)]
+    open_code = next((c for c in codes if not c.closed), None)
+    visible = sg.PLACEHOLDER.sub("", tail).rstrip()
+    where = ""
+    if open_code is not None:
+        result = open_code.result
+        where = (result.findings and next((f.text for f in result.findings
+                                            if f.kind == "truncated"), "")) if result else ""
+        where = where or open_code.raw.strip()[-40:]
+    elif q.type in ("single_choice", "multiple_choice") and q.answer is not None:
+        return
+    elif q.type == "fill_blank" and q.answer is not None:
+        return
+    elif tail.endswith("\ue001") or visible.endswith(_TERMINAL) and _balanced(visible):
+        return
+    else:
+        where = visible[-40:]
+    q.truncated = True
+    q.truncated_at = where.strip()
+    q.review.append(ReviewFlag("truncated", q.truncated_at,
+                               "the source ends inside this question; what follows the cut "
+                               "is missing", "stem" if not raw.marker else "answer"))
+    b.warnings.append(Problem(b.name, str(q.number), "truncated",
+                              f"the source is cut off here: …{q.truncated_at}"))
+
+
+def _balanced(text: str) -> bool:
+    tail = text[-300:]
+    return tail.count("（") <= tail.count("）") and tail.count("(") <= tail.count(")")
+
+
+def _sections(b: _Builder, sk: sg.Skeleton, rules: list[Rule],
+              questions: list[DraftQuestion], section_of: list[int]) -> list[DraftSection]:
+    """One section per run of same-type questions under one header; points shared out
+    from the header's total where no per-question points were printed."""
+    groups: dict[int, list[int]] = {}
+    for i, s in enumerate(section_of):
+        groups.setdefault(s, []).append(i)
+    for s, members in groups.items():
+        rule = rules[s] if s >= 0 else Rule()
+        unset = [i for i in members if questions[i].points is None]
+        if unset and rule.total is not None:
+            fixed = sum(questions[i].points for i in members if i not in unset
+                        and questions[i].points is not None)
+            share = (rule.total - fixed) / len(unset)
+            for i in unset:
+                questions[i].points = round(share, 4)
+    out: list[DraftSection] = []
+    k = 0
+    while k < len(questions):
+        s = section_of[k]
+        j = k
+        while j + 1 < len(questions) and section_of[j + 1] == s and \
+                questions[j + 1].type == questions[k].type:
+            j += 1
+        run = questions[k:j + 1]
+        header = sk.headers[s] if s >= 0 else None
+        rule = rules[s] if s >= 0 else Rule()
+        total = sum(q.points for q in run)
+        notes = []
+        members = groups[s]
+        if rule.total is not None and len(members) == len(run) and \
+                abs(sum(questions[i].points for i in members) - rule.total) > 1e-6:
+            notes.append(f"原卷标注共{rule.total:g}分，各题合计{total:g}分")
+            b.warnings.append(Problem(b.name, "-", "points",
+                                      f"{header.title if header else 'section'}: printed total "
+                                      f"{rule.total:g}, questions add up to {total:g}"))
+        if rule.per_blank is not None and rule.total is not None and header:
+            blanks = sum(len(BLANK_MARK.findall(q.stem)) for q in run)
+            if abs(blanks * rule.per_blank - rule.total) > 1e-6:
+                notes.append(f"原卷“每空{rule.per_blank:g}分，共{rule.total:g}分”与空数（{blanks}）"
+                             f"不符：按小题平分总分")
+        if len(members) != len(run):
+            notes.append("同一大题中题型不同，按题型分开")
+        mc = rule.mc_rule
+        if run[0].type == "multiple_choice" and mc is None:
+            notes.append("原卷未说明多选题给分规则，暂按全对才得分")
+        title = header.title if header else TYPE_NAMES[run[0].type]
+        out.append(DraftSection(title=title, type=run[0].type, first=run[0].number,
+                                last=run[-1].number, points=round(total, 4),
+                                scoring=header.rule if header else "",
+                                multiple_choice_rule=mc or "all_or_nothing",
+                                note="；".join(notes)))
+        k = j + 1
+    return out
+
+
+def _duration(text: str, questions: list[DraftQuestion]) -> tuple[int, str]:
+    m = re.search(r"(?:考试)?(?:时间|时长)\s*[：:为]?\s*(\d{2,3})\s*分钟", text)
+    if m:
+        return int(m[1]), "试卷注明的考试时长"
+    minutes = sum(q.points if q.type in ("calculation", "programming") else MINUTES[q.type]
+                  for q in questions)
+    rounded = max(10, int(-(-minutes // 10) * 10))
+    return rounded, (f"试卷未注明考试时长，按题量估算约 {minutes:.0f} 分钟（单选 1.5、多选 2.5、"
+                     f"填空 2、简答 10、系统设计 30 分钟/题，计算与编程 1 分钟/分），取 "
+                     f"{rounded} 分钟。")
+
+
+def _dedupe(flags: list[ReviewFlag]) -> list[ReviewFlag]:
+    seen, out = set(), []
+    for f in flags:
+        key = (f.kind, f.text, f.field)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

@@ -1,0 +1,117 @@
+"""The import review screen on a real seed import: source beside the parsed question,
+flags highlighted, edit, mark verified (honestly), save off the UI thread, reload."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
+
+from desktop.views.import_review import ImportReviewView
+from question_db.bank import load_paper
+from question_db.interchange.text_import import read_text_paper
+from test_import_seeds import SEEDS
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def view(qtbot, tmp_path):
+    result = read_text_paper(next(SEEDS.glob("000_*.txt")))
+    v = ImportReviewView.from_result(result, tmp_path / "papers")
+    qtbot.addWidget(v)
+    v.resize(1400, 900)
+    v.show()
+    qtbot.waitExposed(v)
+    yield v
+    v.shutdown()
+    v.close()
+    v.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+
+
+def test_source_beside_the_question_and_flags_highlighted(view):
+    view.select(3)
+    assert "3.在DiffusionModel采样阶段" in view.source.toPlainText()  # as printed
+    assert view.stem.toPlainText().startswith("在 DiffusionModel 采样阶段")
+    assert [view.options.item(r, 1).text() for r in range(4)][0] == "eta=0.0，均匀跳步 stride=20"
+    assert "??" in "".join(view.highlighted("stem"))  # the lost-math flag, marked
+    assert "lost_math" in view.flags.item(0).text()
+    view.select(34)
+    assert view.code.isVisible() and not view.options.isVisible()
+    assert any("xtorch" in s for s in view.highlighted("code"))
+    assert "✂" in view.question_list.item(33).text()  # truncated
+
+
+def test_changed_key_needs_errata_then_is_corrected(view):
+    view.select(1)
+    assert view.printed_key.text().endswith("A")
+    view.key.setText("B")
+    assert not view.toggle_verified()
+    assert "errata" in view.message.text()
+    view.errata.setPlainText("原卷答案 A 有误：nvfuser 不是合法后端。")
+    assert view.toggle_verified()
+    assert view.current.status == "corrected" and view.current.review == []
+    assert not view.stem.isEnabled()  # verified fields are read-only until unverified
+    view.select(6)
+    assert view.toggle_verified()  # key kept, explanation printed: ok
+    assert view.current.status == "ok"
+    view.select(34)  # the seed's code does not compile: not a reference solution yet
+    assert not view.toggle_verified() and "does not compile" in view.message.text()
+
+
+def test_unverify_restores_the_flags(view):
+    view.select(3)
+    flags = list(view.current.review)
+    assert view.toggle_verified() and view.current.review == []
+    assert view.toggle_verified()
+    assert view.current.status == "draft" and view.current.review == flags
+
+
+def test_edit_verify_save_and_reload_with_the_loader(view, qtbot, tmp_path):
+    view.select(2)
+    view.stem.setPlainText(view.stem.toPlainText().replace("LLaMA-65B", "LLaMA 65B"))
+    assert view.toggle_verified()
+    view.select(21)
+    view.key.setText("blockwise load | accumulate tile")  # spacing only: same printed key
+    view.explanation.setPlainText("Inductor 默认走 cuBLAS。")
+    assert view.toggle_verified() and view.current.status == "ok"
+    view.title_edit.setText("导入的试卷")
+    stages = []
+    view._saver.sig_progress.connect(lambda stage, done, total: stages.append(stage))
+    with qtbot.waitSignal(view.sig_saved, timeout=20000) as saved:
+        assert view.save() is not None
+        assert not view.save_button.isEnabled()  # the window runs on while it writes
+    paper = saved.args[0]
+    assert paper.title == "导入的试卷" and len(paper.questions) == 34
+    assert {"write", "validate", "move"} <= set(stages)
+    assert "Saved" in view.message.text() and view.save_button.isEnabled()
+    problems = []
+    loaded = load_paper(tmp_path / "papers" / view.paper.id, problems)
+    assert not problems
+    q2, q21 = loaded.question(2), loaded.question(21)
+    assert q2.status == "ok" and "LLaMA 65B" in q2.stem and not q2.review
+    assert q21.status == "ok" and q21.answer == [["blockwise load"], ["accumulate tile"]]
+    assert loaded.question(3).status == "draft" and loaded.question(3).review
+    assert loaded.question(34).truncated
+    view.select(3)
+    with qtbot.waitSignal(view.sig_saved, timeout=20000):  # a second save replaces it
+        view.save()
+
+
+def test_reopen_a_draft_pack_and_save_it_in_place(qtbot, tmp_path):
+    from question_db.interchange.pack import write_pack
+
+    papers = tmp_path / "papers"
+    write_pack(read_text_paper(next(SEEDS.glob("001_*.txt"))).paper, papers / "d1")
+    v = ImportReviewView.from_pack(papers / "d1")
+    qtbot.addWidget(v)
+    try:
+        assert "no source text" in v.source.toPlainText()
+        v.select(4)
+        assert v.toggle_verified() and v.current.status == "ok"
+        with qtbot.waitSignal(v.sig_saved, timeout=20000) as saved:
+            v.save()  # the pack it came from: replaced in place
+        assert saved.args[0].question(4).status == "ok"
+        assert load_paper(papers / "d1", []).question(4).status == "ok"
+        assert sorted(p.name for p in papers.iterdir()) == ["d1"]  # no staging left
+    finally:
+        v.shutdown()
