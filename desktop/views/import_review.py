@@ -49,7 +49,8 @@ from question_db.interchange.pack import (
     draft_from_paper,
     write_pack,
 )
-from question_db.model import QUESTION_TYPES, Problem
+from question_db.enums import QuestionType
+from question_db.model import Problem
 
 from .code_editor import CodeEditor
 from .question_view import type_label
@@ -164,7 +165,7 @@ class ImportReviewView(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.type_box = QComboBox()
         self.type_box.setObjectName("type")
-        for qtype in QUESTION_TYPES:
+        for qtype in QuestionType:
             self.type_box.addItem(type_label(qtype), qtype)
         self.type_box.currentIndexChanged.connect(self._type_changed)
         self.points = QDoubleSpinBox()
