@@ -184,7 +184,8 @@ def test_bank_braced_scripts_become_sup_and_sub():
     (r"\mathbb{R}^{n\times d}", "ℝ<sup><i>n</i>×<i>d</i></sup>"),
     (r"\frac{QK^\top}{\sqrt{d_k}}", "(<i>QK</i><sup>⊤</sup>)/√<i>d</i><sub><i>k</i></sub>"),
     (r"\bar{\alpha}_t = \prod_{i=1}^{t}(1-\beta_i)",
-     "α\u0304<sub><i>t</i></sub> = ∏<sub><i>i</i>=1</sub><sup><i>t</i></sup>(1−β<sub><i>i</i></sub>)"),
+     "α\u0304<sub><i>t</i></sub> = ∏<sub><i>i</i>=1</sub><sup><i>t</i></sup>"
+     "(1−β<sub><i>i</i></sub>)"),
     (r"\text{损失} \leq \log p_\theta", "损失 ≤ log\u2009<i>p</i><sub>θ</sub>"),
     (r"\left(\frac{a+b}{2}\right)^2", "((<i>a</i>+<i>b</i>)/2)<sup>2</sup>"),
     (r"\unknownmacro{x}", "unknownmacro\u2009<i>x</i>"),  # a thin space, as after \log
