@@ -1,4 +1,5 @@
-"""Widgets on their own: code editor, Markdown rendering, answer widgets, DbOps, start-up."""
+"""Widgets on their own: code editor, answer widgets, DbOps, start-up (Markdown rendering:
+test_markdown.py)."""
 from __future__ import annotations
 
 import os
@@ -20,7 +21,6 @@ from desktop.views.answer_widgets import (
     make_answer_widget,
 )
 from desktop.views.code_editor import CodeEditor
-from desktop.views.markdown_html import markdown_to_html
 from gui_fixtures import bundled_bank, no_leaked_qt_objects  # noqa: F401
 from question_db.grading import grade_answer, response_answered
 from question_db.responses import BlanksResponse, ChoiceResponse
@@ -114,29 +114,6 @@ def test_highlighter_colours_a_string_across_lines(qtbot, editor):
     cursor.setPosition(len("x = 1"))
     cursor.insertText(' + """')
     assert editor.document().findBlockByNumber(4).layout().formats()
-
-
-# --- Markdown ------------------------------------------------------------------------------
-def test_markdown_renders_lists_code_and_escapes_html():
-    html = markdown_to_html(
-        "第一段 `a<b`\n\n- 一\n- 二\n\n```python\ndef f():\n    return 1\n```")
-    assert "<ul><li>一</li><li>二</li></ul>" in html
-    assert "<code" in html and "a&lt;b" in html
-    assert "<pre" in html and "def" in html and "style=" in html  # inline-styled highlight
-    assert "<script>" not in markdown_to_html("<script>alert(1)</script>")
-
-
-def test_markdown_renders_tables_and_numbered_lists():
-    html = markdown_to_html("| a | b |\n|---|---|\n| 1 | 2 |\n\n1. x\n2. y")
-    assert "<th>a</th>" in html and "<td>2</td>" in html
-    assert '<ol start="1"><li>x</li><li>y</li></ol>' in html
-
-
-def test_every_bundled_stem_and_explanation_renders():
-    for question in bundled_bank().all_questions():
-        for text in (question.stem, question.explanation, question.errata):
-            if text:
-                assert markdown_to_html(text).strip(), question.id
 
 
 # --- answer widgets ------------------------------------------------------------------------

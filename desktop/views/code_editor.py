@@ -16,6 +16,8 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 
+from .markdown_html import markdown_colours
+
 INDENT = "    "
 MONOSPACE_FAMILIES = ["JetBrains Mono", "Cascadia Mono", "Consolas", "Menlo", "DejaVu Sans Mono",
                       "Noto Sans Mono CJK SC", "Noto Sans Mono"]
@@ -33,7 +35,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument, *, dark: bool = False) -> None:
         super().__init__(document)
         self._lexer = PythonLexer(stripnl=False, ensurenl=False)
-        self._style = get_style_by_name("monokai" if dark else "default")
+        self._style = get_style_by_name(markdown_colours(dark).pygments_style)
         self._formats: dict = {}
         self._text: str | None = None
         self._spans: list[list[tuple[int, int, QTextCharFormat]]] = []

@@ -1,159 +1,311 @@
-"""The bank's light Markdown → the HTML subset Qt rich text understands.
+"""The bank's Markdown (and imported packs') → the HTML subset Qt rich text understands.
 
-Covers what the question files use: paragraphs, ``#`` headings, ``- `` and ``1. `` lists,
-``**bold**``, ``inline code``, pipe tables and fenced code blocks (``python`` highlighted
-with Pygments, inline styles because QTextDocument has no stylesheet classes). Single line
-breaks inside a paragraph are kept: the seed texts rely on them.
+Parsing is markdown-it-py's CommonMark with pipe tables and ``~~strike~~``; the bank and
+imported packs are untrusted text, so raw HTML is off (``<script>`` shows as text) and
+links go through markdown-it's ``validateLink`` (``javascript:``, ``vbscript:``, ``file:``
+and non-image ``data:`` URLs stay plain text); images are never loaded, they show as their
+alt text. Single line breaks are kept (``breaks``): the seed texts rely on them.
+
+On top of CommonMark, three documented extensions:
+- **Emphasis next to CJK text.** CommonMark's flanking rules assume words are separated by
+  spaces, so ``**注意：**后文`` or ``中文**（括号）**中文`` never close: the ``**`` sits
+  between punctuation and a letter (commonmark/commonmark-spec#650). Next to a CJK
+  character the punctuation clause is dropped, as that issue proposes, for ``*`` runs
+  only (``_`` stays CommonMark's: it sits inside identifiers like ``d_k``).
+- **The bank's math notation.** Stems write ``ℝ^{n×d}``, ``β_{t+1}``, ``∑_{i=1}^{t}``:
+  braced scripts become ``<sup>``/``<sub>`` (exact for any character, where Unicode has
+  superscript forms for only a few). A bare ``^2`` / ``_t`` stays as written.
+- **TeX math** (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``, as Moodle and GIFT packs bring
+  it) → readable text by :mod:`desktop.views.math_text`; never raw macros or braces.
+
+Code is highlighted by Pygments with inline styles (QTextDocument has no stylesheet classes);
+:func:`highlight_code` is the one place that turns code into HTML. Colours live in
+``_COLOURS`` below, so a theme module can replace the ``dark`` flag in one place.
 """
 from __future__ import annotations
 
 import html
 import re
+import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline.emphasis import tokenize as emphasis_tokenize
+from markdown_it.rules_inline.state_inline import Delimiter
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-LIGHT_STYLE, DARK_STYLE = "default", "monokai"
-_FENCE = re.compile(r"^\s*```\s*([\w+-]*)\s*$")
-_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
-_BULLET = re.compile(r"^\s*[-*]\s+(.*)$")
-_NUMBERED = re.compile(r"^\s*(\d+)[.)]\s+(.*)$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_INLINE_CODE = re.compile(r"`([^`\n]+)`")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
+from .math_text import tex_to_html
 
 
-def _code_colors(dark: bool) -> tuple[str, str]:
-    return ("#272822", "#f8f8f2") if dark else ("#f5f5f5", "#1f1f1f")
+@dataclass(frozen=True)
+class MarkdownColours:
+    """The colours rendered Markdown uses; one entry per palette."""
+
+    pygments_style: str  # also the code editor's (desktop/views/code_editor.py)
+    code_background: str
+    code_foreground: str
+    table_border: str
 
 
-def inline(text: str, *, dark: bool = False) -> str:
-    """Escape ``text`` and render its inline markup (code spans, bold)."""
-    background, _ = _code_colors(dark)
-    pieces = []
-    last = 0
-    for match in _INLINE_CODE.finditer(text):
-        pieces.append(_BOLD.sub(r"<b>\1</b>", html.escape(text[last:match.start()], quote=False)))
-        pieces.append(f'<code style="background-color:{background}">'
-                      f"{html.escape(match.group(1), quote=False)}</code>")
-        last = match.end()
-    pieces.append(_BOLD.sub(r"<b>\1</b>", html.escape(text[last:], quote=False)))
-    return "".join(pieces)
+_COLOURS = {  # by `dark`
+    False: MarkdownColours("default", code_background="#f5f5f5",
+                           code_foreground="#1f1f1f", table_border="#bbb"),
+    True: MarkdownColours("monokai", code_background="#272822",
+                          code_foreground="#f8f8f2", table_border="#555"),
+}
 
 
+def markdown_colours(dark: bool) -> MarkdownColours:
+    """The colours for a light or dark palette."""
+    return _COLOURS[bool(dark)]
+
+
+# --- code ---------------------------------------------------------------------------------
 @lru_cache(maxsize=512)
 def highlight_code(code: str, language: str = "python", *, dark: bool = False) -> str:
-    """A code block as inline-styled HTML (cached: Pygments costs ~4 ms per block warm)."""
-    background, foreground = _code_colors(dark)
+    """A code block as inline-styled HTML (cached: Pygments costs ~4 ms per block warm).
+
+    An empty language is Python (the bank's code); an unknown one is shown unhighlighted.
+    """
+    colours = markdown_colours(dark)
     try:
         lexer = PythonLexer() if language in ("", "python", "py") else get_lexer_by_name(language)
     except ClassNotFound:
         body = html.escape(code, quote=False)
     else:
-        formatter = HtmlFormatter(noclasses=True, nowrap=True,
-                                  style=DARK_STYLE if dark else LIGHT_STYLE)
+        formatter = HtmlFormatter(noclasses=True, nowrap=True, style=colours.pygments_style)
         body = highlight(code, lexer, formatter)
     # A one-cell table is the reliable way to get a padded, coloured block in Qt rich text.
     return (f'<table width="100%" cellpadding="8" cellspacing="0" '
-            f'style="background-color:{background}; margin-top:4px; margin-bottom:4px">'
-            f'<tr><td><pre style="color:{foreground}; margin:0">{body.rstrip()}</pre>'
-            f"</td></tr></table>")
+            f'style="background-color:{colours.code_background}; margin-top:4px; '
+            f'margin-bottom:4px"><tr><td><pre style="color:{colours.code_foreground}; '
+            f'margin:0">{body.rstrip()}</pre></td></tr></table>')
 
 
-def _table(rows: list[str], dark: bool) -> str:
-    def cells(line: str) -> list[str]:
-        return [c.strip() for c in line.strip().strip("|").split("|")]
+# --- inline extensions --------------------------------------------------------------------
+def _is_cjk(char: str) -> bool:
+    """Wide, full-width or half-width (East Asian Width W/F/H): ideographs, kana, Hangul,
+    CJK and full-width punctuation (，：（）《》). As in the CJK-adjacency proposal for
+    CommonMark (commonmark/commonmark-spec#650), minus its emoji exclusion, which
+    ``unicodedata`` cannot tell; an emoji next to ``**`` is harmless here."""
+    return unicodedata.east_asian_width(char) in ("W", "F", "H")
 
-    head, body = cells(rows[0]), [cells(r) for r in rows[2:]]
-    border = "#555" if dark else "#bbb"
-    out = [f'<table cellpadding="4" cellspacing="0" border="1" '
-           f'style="border-color:{border}; border-collapse:collapse">',
-           "<tr>" + "".join(f"<th>{inline(c, dark=dark)}</th>" for c in head) + "</tr>"]
-    out += ["<tr>" + "".join(f"<td>{inline(c, dark=dark)}</td>" for c in row) + "</tr>"
-            for row in body]
-    out.append("</table>")
-    return "".join(out)
+
+def _emphasis_next_to_cjk(state: StateInline, silent: bool) -> bool:
+    """markdown-it's emphasis rule, with ``*`` runs beside CJK text judged without the
+    punctuation clause of CommonMark's flanking rules (see the module docstring)."""
+    start = state.pos
+    if silent or state.src[start] != "*":
+        return emphasis_tokenize(state, silent)
+    scanned = state.scanDelims(start, True)
+    end = start + scanned.length
+    before = state.src[start - 1] if start > 0 else " "
+    after = state.src[end] if end < state.posMax else " "
+    can_open, can_close = scanned.can_open, scanned.can_close
+    if _is_cjk(before) or _is_cjk(after):
+        can_open = not after.isspace()
+        can_close = not before.isspace()
+    for _ in range(scanned.length):
+        token = state.push("text", "", 0)
+        token.content = "*"
+        state.delimiters.append(Delimiter(marker=ord("*"), length=scanned.length,
+                                          token=len(state.tokens) - 1, end=-1,
+                                          open=can_open, close=can_close))
+    state.pos = end
+    return True
+
+
+def _closing_brace(src: str, open_at: int, limit: int) -> int | None:
+    depth = 0
+    for pos in range(open_at, limit):
+        char = src[pos]
+        if char == "\n":
+            return None
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return pos
+    return None
+
+
+def _braced_script(state: StateInline, silent: bool) -> bool:
+    """``x^{…}`` → superscript, ``x_{…}`` → subscript (the bank's plain-text math)."""
+    start = state.pos
+    marker = state.src[start]
+    if (marker not in "^_" or start == 0 or state.src[start - 1].isspace()
+            or state.src[start + 1:start + 2] != "{"):
+        return False
+    close = _closing_brace(state.src, start + 1, state.posMax)
+    if close is None or close == start + 2:
+        return False
+    if not silent:
+        tag = "sup" if marker == "^" else "sub"
+        state.push(f"{tag}_open", tag, 1).markup = marker + "{"
+        old_max = state.posMax
+        state.pos, state.posMax = start + 2, close
+        state.md.inline.tokenize(state)
+        state.posMax = old_max
+        state.push(f"{tag}_close", tag, -1).markup = "}"
+    state.pos = close + 1
+    return True
+
+
+def _tex_dollars(state: StateInline, silent: bool) -> bool:
+    """``$…$`` and ``$$…$$`` inside a paragraph, by pandoc's rules so that prices stay
+    text: no space just inside a single ``$``, no digit just outside (``$5 and $10``).
+
+    Replaces mdit-py-plugins' inline rule, whose ``allow_digits=False`` reads ``src[-1]``
+    for a ``$`` at the start of a text (a text ending in a digit then loses its first
+    formula) and whose search for the closing ``$`` ignores ``posMax``.
+    """
+    start, limit, src = state.pos, state.posMax, state.src
+    if src[start] != "$" or (start > 0 and src[start - 1].isdigit()):
+        return False
+    fence = "$$" if src.startswith("$$", start) else "$"
+    body = start + len(fence)
+    single = fence == "$"  # `$$` may pad its formula with spaces and line breaks
+    if body >= limit or (single and src[body].isspace()):
+        return False
+    end = src.find(fence, body, limit)
+    while end > 0 and src[end - 1] == "\\":  # an escaped dollar is part of the formula
+        end = src.find(fence, end + 1, limit)
+    if end < 0 or not src[body:end].strip() or (single and src[end - 1].isspace()):
+        return False
+    after = end + len(fence)
+    if after < limit and src[after].isdigit():
+        return False
+    if not silent:
+        token = state.push("math_inline" if fence == "$" else "math_inline_double", "math", 0)
+        token.content = src[body:end]
+        token.markup = fence
+    state.pos = after
+    return True
+
+
+_TEX_HINT = re.compile(r"[\\^_{}=<>+\-*/]")
+
+
+def _tex_brackets(state: StateInline, silent: bool) -> bool:
+    """``\\(…\\)`` and ``\\[…\\]`` (before markdown's backslash escapes see them).
+
+    ``\\[`` is also how Markdown escapes a bracket (``arr\\[i\\]``), so ``\\[…\\]`` is math
+    only when its body has something only a formula has (a macro, a script, an operator).
+    """
+    start = state.pos
+    opener = state.src[start:start + 2]
+    if opener not in ("\\(", "\\["):
+        return False
+    closer = "\\)" if opener == "\\(" else "\\]"
+    end = state.src.find(closer, start + 2, state.posMax)
+    if end < 0 or not state.src[start + 2:end].strip():
+        return False
+    if opener == "\\[" and not _TEX_HINT.search(state.src, start + 2, end):
+        return False
+    if not silent:
+        token = state.push("math_inline" if opener == "\\(" else "math_inline_double", "math", 0)
+        token.content = state.src[start + 2:end]
+        token.markup = opener
+    state.pos = end + 2
+    return True
+
+
+# --- render rules -------------------------------------------------------------------------
+def _dark(env: Any) -> bool:
+    return bool(env.get("dark")) if isinstance(env, dict) else False
+
+
+def _fence(self, tokens, idx, options, env) -> str:
+    token = tokens[idx]
+    language = token.info.strip().split()[0].lower() if token.info.strip() else ""
+    return highlight_code(token.content.rstrip("\n"), language, dark=_dark(env))
+
+
+def _code_block(self, tokens, idx, options, env) -> str:
+    return highlight_code(tokens[idx].content.rstrip("\n"), "text", dark=_dark(env))
+
+
+def _code_inline(self, tokens, idx, options, env) -> str:
+    background = markdown_colours(_dark(env)).code_background
+    return (f'<code style="background-color:{background}">'
+            f"{html.escape(tokens[idx].content, quote=False)}</code>")
+
+
+def _heading_open(self, tokens, idx, options, env) -> str:
+    return f"<h{_heading_level(tokens[idx])}>"
+
+
+def _heading_close(self, tokens, idx, options, env) -> str:
+    return f"</h{_heading_level(tokens[idx])}>\n"
+
+
+def _heading_level(token) -> int:
+    return min(int(token.tag[1]) + 2, 6)  # a `#` inside a question is a small heading
+
+
+def _table_open(self, tokens, idx, options, env) -> str:
+    border = markdown_colours(_dark(env)).table_border
+    return (f'<table cellpadding="4" cellspacing="0" border="1" '
+            f'style="border-color:{border}; border-collapse:collapse">\n')
+
+
+def _image(self, tokens, idx, options, env) -> str:
+    # Never load an image from untrusted text (a remote URL is a tracking pixel); say it
+    # is there.
+    token = tokens[idx]
+    alt = self.renderInlineAsText(token.children or [], options, env)
+    return html.escape(f"[{alt or token.attrGet('src') or ''}]", quote=False)
+
+
+def _math_inline(self, tokens, idx, options, env) -> str:
+    return tex_to_html(tokens[idx].content)
+
+
+def _math_display(self, tokens, idx, options, env) -> str:
+    return f"<br/>{tex_to_html(tokens[idx].content)}<br/>"
+
+
+def _math_block(self, tokens, idx, options, env) -> str:
+    return f'<p align="center">{tex_to_html(tokens[idx].content)}</p>\n'
+
+
+def _build_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify": False,
+                                   "typographer": False})
+    md.enable(["table", "strikethrough"])
+    md.use(dollarmath_plugin, allow_labels=False)  # its `$$` block rule; the inline one:
+    md.inline.ruler.at("math_inline", _tex_dollars)
+    md.inline.ruler.before("escape", "tex_brackets", _tex_brackets)
+    md.inline.ruler.before("emphasis", "braced_script", _braced_script)
+    md.inline.ruler.at("emphasis", _emphasis_next_to_cjk)
+    for name, rule in (("fence", _fence), ("code_block", _code_block),
+                       ("code_inline", _code_inline), ("heading_open", _heading_open),
+                       ("heading_close", _heading_close), ("table_open", _table_open),
+                       ("image", _image), ("math_inline", _math_inline),
+                       ("math_inline_double", _math_display), ("math_block", _math_block)):
+        md.add_render_rule(name, rule)
+    return md
+
+
+_MD = _build_parser()
+
+
+# --- public API ---------------------------------------------------------------------------
+@lru_cache(maxsize=2048)
+def inline(text: str, *, dark: bool = False) -> str:
+    """One line of Markdown (an option, a rubric item, a label) without a paragraph."""
+    return _MD.renderInline(text, {"dark": dark}).strip()
 
 
 @lru_cache(maxsize=1024)
 def markdown_to_html(text: str, *, dark: bool = False) -> str:
-    """Render question Markdown; cached per text, so each question is highlighted once."""
-    lines = text.strip("\n").splitlines()
-    out: list[str] = []
-    paragraph: list[str] = []
-    list_kind: str | None = None  # "ul" or "ol" while inside a list
-    i = 0
-
-    def close_paragraph() -> None:
-        if paragraph:
-            out.append("<p>" + "<br/>".join(inline(p, dark=dark) for p in paragraph) + "</p>")
-            paragraph.clear()
-
-    def close_list() -> None:
-        nonlocal list_kind
-        if list_kind:
-            out.append(f"</{list_kind}>")
-            list_kind = None
-
-    def open_list(kind: str, start: int = 1) -> None:
-        nonlocal list_kind
-        if list_kind != kind:
-            close_list()
-            out.append(f'<ol start="{start}">' if kind == "ol" else "<ul>")
-            list_kind = kind
-
-    while i < len(lines):
-        line = lines[i]
-        fence = _FENCE.match(line)
-        if fence:
-            close_paragraph()
-            close_list()
-            body = []
-            i += 1
-            while i < len(lines) and not _FENCE.match(lines[i]):
-                body.append(lines[i])
-                i += 1
-            out.append(highlight_code("\n".join(body), fence.group(1).lower(), dark=dark))
-            i += 1  # the closing fence (or the end of the text)
-            continue
-        if not line.strip():
-            close_paragraph()
-            close_list()
-        elif (line.lstrip().startswith("|") and i + 1 < len(lines)
-              and _TABLE_RULE.match(lines[i + 1])):
-            close_paragraph()
-            close_list()
-            rows = [line, lines[i + 1]]
-            i += 2
-            while i < len(lines) and lines[i].lstrip().startswith("|"):
-                rows.append(lines[i])
-                i += 1
-            out.append(_table(rows, dark))
-            continue
-        elif heading := _HEADING.match(line):
-            close_paragraph()
-            close_list()
-            level = min(len(heading.group(1)) + 2, 6)  # ### in a question is a small heading
-            out.append(f"<h{level}>{inline(heading.group(2), dark=dark)}</h{level}>")
-        elif bullet := _BULLET.match(line):
-            close_paragraph()
-            open_list("ul")
-            out.append(f"<li>{inline(bullet.group(1), dark=dark)}</li>")
-        elif numbered := _NUMBERED.match(line):
-            close_paragraph()
-            open_list("ol", int(numbered.group(1)))
-            out.append(f"<li>{inline(numbered.group(2), dark=dark)}</li>")
-        elif list_kind and line.startswith((" ", "\t")):
-            # a continuation line of the previous list item
-            item = out[-1][: -len("</li>")]
-            out[-1] = f"{item}<br/>{inline(line.strip(), dark=dark)}</li>"
-        else:
-            close_list()
-            paragraph.append(line)
-        i += 1
-    close_paragraph()
-    close_list()
-    return "".join(out)
+    """Render question Markdown; cached per text, so each question is rendered once."""
+    return _MD.render(text, {"dark": dark}).strip()
