@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from question_db.bank_cache import cached_bank, load_and_cache_bank
 from question_db.changes import Changes
 from question_db.model import Bank
-from question_db.paths import data_dir, user_papers_dir
+from question_db.paths import bank_cache_dir, data_dir, installed_paper_roots
 from question_db.store_worker import StoreWorker, progress_worker
 
 from .config import Options, name_application, parse_args
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from .console.prelaunch import Prelaunched
 
 log = logging.getLogger(__name__)
-BANK_CACHE_DIR = "cache"
 # Latin text keeps the platform's UI font; Chinese falls back through these, in order.
 CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
                 "WenQuanYi Micro Hei"]
@@ -199,7 +198,7 @@ def build_app(options: Options, *, settings: QSettings | None = None,
         return wrap_worker(worker) if wrap_worker is not None else worker
 
     db = DbOps(open_worker)
-    window = MainWindow(db, settings)
+    window = MainWindow(db, settings, data_dir=base)
     notices = StartupNotices(window, db, base)
     console = None
     if not options.no_kernel:
@@ -224,9 +223,8 @@ def build_app(options: Options, *, settings: QSettings | None = None,
 
     when_library_painted(window, import_sqlite_utils if console is None else
                          lambda: console.dock.start_after_imports(then=import_sqlite_utils))
-    user_papers = user_papers_dir(base)
-    roots = [user_papers] if user_papers.is_dir() else []
-    cache_dir = base / BANK_CACHE_DIR
+    roots = installed_paper_roots(base)
+    cache_dir = bank_cache_dir(base)
     if bank is None:
         bank = cached_bank(roots, cache_dir)
     if bank is not None:

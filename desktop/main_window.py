@@ -8,12 +8,14 @@ console's signals to the screen on top.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtWidgets import (QApplication, QFileDialog, QMainWindow, QMessageBox,
+                               QStackedWidget, QWidget)
 
 from question_db.changes import Changes
 from question_db.model import Bank, Paper
@@ -67,12 +69,13 @@ class MainWindow(QMainWindow):
     """The bank is in the library (start-up is complete): (bank)."""
 
     def __init__(self, db: DbOps, settings: QSettings, bank: Bank | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, data_dir: Path | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("main_window")
         self.setWindowTitle("examdesk")
         self.db = db
         self.settings = settings
+        self.data_dir = data_dir  # where imported papers go (papers/) and the bank cache
         self.bank = Bank()
         self.bank_shown = False  # set_bank() ran: the library lists the papers
         self.console_available = False
@@ -134,6 +137,9 @@ class MainWindow(QMainWindow):
                  lambda: self.progress_files().export_progress()),
                 (self.tr("&Import progress…"), "import_progress",
                  lambda: self.progress_files().import_progress()),
+                (self.tr("Import &paper (text, Word, Moodle XML, GIFT)…"), "import_paper",
+                 lambda: self.import_paper()),
+                (self.tr("Import pasted &text…"), "import_pasted", lambda: self.import_pasted()),
                 (self.tr("Export &questions (Anki, Moodle, GIFT)…"), "export_questions",
                  lambda: self.bank_files().export())):
             action = QAction(text, self)
@@ -358,6 +364,68 @@ class MainWindow(QMainWindow):
 
     def _report_ready(self, paper: Paper, report: ExamReport) -> None:
         self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark))
+
+    # --- importing papers ---------------------------------------------------------------
+    def import_paper(self, path: str | Path | None = None) -> None:
+        """Ask for a file (unless given), import it off the UI thread, review it."""
+        from .views.import_screen import file_filter
+
+        if path is None:
+            chosen, _ = QFileDialog.getOpenFileName(self, self.tr("Import paper"), "",
+                                                    file_filter())
+            if not chosen:
+                return
+            path = chosen
+        from question_db.interchange.importers import import_file
+
+        self.db.run_beside(import_file, Path(path), on_done=self._review_import,
+                           on_error=self._import_failed)
+
+    def import_pasted(self, text: str | None = None) -> None:
+        """Ask for pasted text (unless given), import it off the UI thread, review it."""
+        if text is None:
+            from .views.import_screen import PasteDialog
+
+            dialog = PasteDialog(self)
+            if dialog.exec() != PasteDialog.DialogCode.Accepted:
+                return
+            text = dialog.text.toPlainText()
+        from question_db.interchange.importers import import_pasted
+
+        self.db.run_beside(import_pasted, text, on_done=self._review_import,
+                           on_error=self._import_failed)
+
+    def _review_import(self, result):
+        from question_db.paths import data_dir, user_papers_dir
+
+        from .views.import_screen import ImportScreen
+
+        view = ImportScreen(result, user_papers_dir(data_dir(self.data_dir)))
+        view.sig_saved.connect(lambda _paper: self.reload_bank())
+        self._show_screen(view)
+        return view
+
+    def _import_failed(self, error: BaseException) -> None:
+        """Unreadable input names the file and the reason; nothing was written."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Import paper"),
+                          self.tr("This file cannot be imported; nothing was written.")
+                          + "\n\n" + str(error), QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("import_failed")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def reload_bank(self) -> None:
+        """Parse the installed papers again (a pack was added), off the UI thread."""
+        from question_db.bank_cache import load_and_cache_bank
+        from question_db.paths import bank_cache_dir, data_dir, installed_paper_roots
+
+        base = data_dir(self.data_dir)
+        self.db.run_beside(load_and_cache_bank, installed_paper_roots(base),
+                           bank_cache_dir(base), on_done=self._bank_reloaded)
+
+    def _bank_reloaded(self, bank: Bank) -> None:
+        self.set_bank(bank)
+        self.apply_changes(Changes(everything=True))
 
     # --- start-up: unfinished exams ------------------------------------------------------
     def check_unfinished(self) -> None:

@@ -25,6 +25,17 @@ def user_papers_dir(base: Path) -> Path:
     return base / "papers"
 
 
+def bank_cache_dir(data_dir: Path) -> Path:
+    """The parsed bank's cache (``bank_cache.py``), and other caches derived from the bank."""
+    return Path(data_dir) / "cache"
+
+
+def installed_paper_roots(data_dir: Path) -> list[Path]:
+    """The folders of packs beside the bundled papers (the learner's ``papers/``, if any)."""
+    papers = user_papers_dir(Path(data_dir))
+    return [papers] if papers.is_dir() else []
+
+
 def progress_path(data_dir: Path) -> Path:
     """The progress database in a data folder."""
     return Path(data_dir) / PROGRESS_FILE

@@ -187,6 +187,16 @@ class QuestionView(QScrollArea):
                 "<span style='color:#b26a00; font-weight:bold'>" + tr(
                     "This question is void (no correct answer): it is shown for study "
                     "and is not scored.") + "</span>", name="void_notice"))
+        if question.draft:
+            # Imported and not checked by anyone: say so before the learner trusts the key.
+            flags = len(question.review)
+            text = tr("Unverified: imported from a source nobody has checked yet; the key is "
+                      "the one the source printed.")
+            if flags:
+                text += " " + tr("%1 place(s) were flagged for review when it was imported.") \
+                    .replace("%1", str(flags))
+            layout.addWidget(rich_label("<span style='color:#b26a00; font-weight:bold'>"  # theme: warning
+                                        + text + "</span>", name="draft_notice"))
         self.stem = rich_label(markdown_to_html(stem_markdown(question), dark=dark), name="stem")
         layout.addWidget(self.stem)
 

@@ -114,3 +114,28 @@ def looks_like_gift(text: str) -> bool:
     if titles >= 2 and titles <= len(blocks) + 1:
         return True
     return with_block >= 2 and with_block >= 0.6 * len(items)
+
+
+def import_pasted(text: str, *, paper_id: str | None = None,
+                  title: str | None = None) -> ImportResult:
+    """Pasted text (a paper copied from a web page, GIFT or Moodle XML) as a draft: the
+    text goes through the same detection and importers as a file would."""
+    import tempfile
+    import time
+
+    if not text.strip():
+        raise UnreadableInput("<pasted text>", "is empty")
+    paper_id = paper_id or time.strftime("pasted-%Y%m%d-%H%M%S")
+    from ..model import Problem
+
+    with tempfile.TemporaryDirectory(prefix="examdesk-paste-") as folder:
+        path = Path(folder) / f"{paper_id}.txt"
+        path.write_text(text, encoding="utf-8")
+        try:
+            result = import_file(path, paper_id=paper_id, title=title)
+        except UnreadableInput as exc:
+            raise UnreadableInput("<pasted text>", exc.reason) from None
+    result.paper.source = None  # a temporary file name is no source
+    result.warnings = [Problem("<pasted text>", w.question, w.field, w.message)
+                       if w.file == str(path) else w for w in result.warnings]
+    return result

@@ -1,0 +1,57 @@
+"""File ▸ Import paper… end to end in the real window: a damaged seed is imported off the UI
+thread, reviewed, saved into the data folder's papers/, and the library shows it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from desktop.views.import_screen import ImportScreen
+from gui_fixtures import launch, no_leaked_qt_objects  # noqa: F401
+
+pytestmark = pytest.mark.gui
+SEED = Path(__file__).parent / "data" / "seeds" / "001_5b9d8d0b41fe1c3c.txt"
+
+
+def test_import_a_seed_review_save_and_practise_it(launch, tmp_path):
+    app = launch()
+    app.window.import_paper(SEED)
+    screen = app.wait_screen(ImportScreen)
+    review = screen.review
+    assert review.paper.id == "001_5b9d8d0b41fe1c3c" and len(review.paper.questions) == 31
+    with app.qtbot.waitSignal(review.sig_saved, timeout=30_000):
+        review.save()
+    pack = tmp_path / "papers" / "001_5b9d8d0b41fe1c3c"
+    assert (pack / "paper.toml").is_file()
+    app.qtbot.waitUntil(lambda: "001_5b9d8d0b41fe1c3c" in app.window.library.cards,
+                        timeout=30_000)
+    paper = app.window.bank.paper("001_5b9d8d0b41fe1c3c")
+    assert all(q.status == "draft" for q in paper.questions)
+    app.window.go_library()
+    app.window.open_practice(paper.id)  # a draft pack is practisable like any paper
+    from desktop.views.practice import PracticeView
+
+    view = app.wait_screen(PracticeView)
+    notice = view.pages[0].findChild(type(view.pages[0].verdict), "draft_notice")
+    assert view.paper.id == paper.id and notice is not None and "Unverified" in notice.text()
+
+
+def test_importing_a_binary_file_says_why_and_writes_nothing(launch, tmp_path):
+    app = launch()
+    junk = tmp_path / "photo.txt"
+    junk.write_bytes(bytes(range(256)) * 8)
+    app.window.import_paper(junk)
+    app.qtbot.waitUntil(lambda: app.window.findChild(QMessageBox, "import_failed") is not None)
+    box = app.window.findChild(QMessageBox, "import_failed")
+    assert "photo.txt" in box.text() and "binary" in box.text()
+    assert not (tmp_path / "papers").exists()
+
+
+def test_import_pasted_gift_text(launch):
+    app = launch()
+    app.window.import_pasted("::Q1:: 2 + 2 = ? {=4 ~3 ~5}\n\n::Q2:: RoPE 只作用于 q 与 k。{T}\n")
+    screen = app.wait_screen(ImportScreen)
+    questions = screen.review.paper.questions
+    assert [q.type for q in questions] == ["single_choice", "single_choice"]
+    assert questions[0].answer is not None
