@@ -15,7 +15,7 @@ This reference uses interleaved pairs (2i, 2i+1) with real arithmetic.
 """
 import torch
 
-EXPECTED_FAIL = ['offset_matches_full_sequence', 'batch_positions']
+EXPECTED_FAIL = ['offset_matches_full_sequence', 'position_zero_identity']
 
 
 def apply_rope(x, positions, base=10000.0):

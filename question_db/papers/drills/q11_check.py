@@ -73,6 +73,10 @@ def check_triton_ready(ctx):
     if PROBLEM:
         raise CheckFailed(PROBLEM)
     mode = "interpreter" if _interpreted() else "compiled"
+    if not ctx.is_cuda and mode == "compiled":
+        raise CheckFailed("this kernel compiles Triton for the GPU, so CPU tensors cannot be "
+                          "used: check on cuda (--device cuda), or restart the kernel with "
+                          "TRITON_INTERPRET=1 set to check on CPU")
     if ctx.is_cuda and mode == "interpreter":
         return {"message": f"triton {triton.__version__} in the INTERPRETER on a CUDA device: "
                            "correct but slow; unset TRITON_INTERPRET and restart the kernel "
