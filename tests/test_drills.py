@@ -19,9 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from question_db import practice, review
 from question_db.bank import load_bank
 from question_db.checks.inprocess import run_suite_inprocess
 from question_db.checks.runner import solution_exec_code
+from question_db.grading import grade_answer
+from question_db.store import ProgressStore
 
 REPO = Path(__file__).resolve().parents[1]
 BANK = load_bank()
@@ -196,6 +199,31 @@ def test_triton_drills_fail_once_and_say_why_when_triton_is_unusable():
         assert "pip install triton" in results[0]["message"]
         assert "examdesk[triton]" in results[0]["message"]
     assert "pip install triton" in out["reference_error"]
+
+
+# --- like any question: graded from its checks, scheduled, in the wrong-answer book -----------
+def test_a_drill_is_graded_scheduled_and_kept_in_the_wrong_book(tmp_path):
+    q = DRILLS.question(3)
+    wrong = next(p for p in q.code.wrong if "naive_softmax" in p.name)
+    store = ProgressStore(tmp_path / "progress.db")
+    try:
+        sid = store.start_session(paper_id=DRILLS.id, mode="practice", now=1_780_000_000.0)
+        grades = {}
+        for path in (wrong, q.code.reference):
+            code = path.read_text("utf-8")
+            checks = run_suite_inprocess(q.code.check, code)
+            response = {"code": code, "checks": checks, "marks": [True] * len(q.rubric)}
+            grades[path] = grade_answer(q, response)
+            outcome = practice.submit_answer(store, DRILLS, sid, q, response,
+                                             grade=grades[path], seconds=600,
+                                             now=1_780_000_000.0)
+            assert outcome.card is not None and outcome.card.due > 1_780_000_000.0
+        assert grades[wrong].verdict != "correct" and grades[wrong].points < q.points
+        assert grades[q.code.reference].points == q.points
+        book = review.wrong_book(store, BANK, paper_id=DRILLS.id)
+        assert [e.question.id for e in book] == [q.id] and book[0].misses == 1
+    finally:
+        store.close()
 
 
 # --- the runner's additions for Triton ---------------------------------------------------------
