@@ -28,7 +28,7 @@ def rewrite(path: Path, old: str, new: str) -> None:
 def test_bundled_bank_is_valid():
     bank = load_bank()
     assert [str(p) for p in bank.problems] == []
-    assert {p.id: len(p.questions) for p in bank.papers} == {"000": 34, "001": 31}
+    assert {p.id: len(p.questions) for p in bank.papers} == {"000": 34, "001": 31, "drills": 12}
 
 
 def test_every_problem_line_names_file_question_field(pack_copy):
@@ -84,14 +84,14 @@ def test_missing_code_file(pack_copy):
 
 def test_duplicate_paper_id_across_packs(pack_copy):
     bank = load_bank([pack_copy])  # bundled + a copy with the same ids
-    assert [p.id for p in bank.papers] == ["000", "001"]
-    assert sum("duplicate paper id" in str(p) for p in bank.problems) == 2
+    assert [p.id for p in bank.papers] == ["000", "001", "drills"]
+    assert sum("duplicate paper id" in str(p) for p in bank.problems) == 3
 
 
 def test_broken_paper_file_does_not_stop_other_paper(pack_copy):
     (pack_copy / "000" / "paper.toml").write_text("id = \n", "utf-8")
     bank = load(pack_copy)
-    assert [p.id for p in bank.papers] == ["001"]
+    assert [p.id for p in bank.papers] == ["001", "drills"]
     assert problems_for(bank, "000/paper.toml")
 
 

@@ -16,7 +16,10 @@ from question_db.bank import load_bank
 from question_db.checks.inprocess import run_suite_inprocess
 
 BANK = load_bank()
-SUITES = [q for q in BANK.all_questions() if q.type == "programming" and q.code.check]
+# The drills pack has its own tests (tests/test_drills.py: many solutions per process, Triton
+# under its interpreter in a subprocess, one real kernel per kind).
+SUITES = [q for q in BANK.all_questions()
+          if q.type == "programming" and q.code.check and q.paper_id != "drills"]
 WRONG = [(q, path) for q in SUITES for path in q.code.wrong]
 
 

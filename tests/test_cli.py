@@ -18,7 +18,7 @@ def run(*args, check=False):
 def test_validate_bundled_reports_zero_problems():
     proc = run("validate")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "2 paper(s), 65 question(s), 0 problem(s)" in proc.stderr
+    assert "3 paper(s), 77 question(s), 0 problem(s)" in proc.stderr
 
 
 def test_validate_broken_pack_exits_nonzero_and_names_the_field(pack_copy):
@@ -36,10 +36,11 @@ def export():
 
 def test_export_contract_shape(export):
     papers = export["papers"]
-    assert [p["id"] for p in papers] == ["000", "001"]
-    assert [len(p["questions"]) for p in papers] == [34, 31]
+    assert [p["id"] for p in papers] == ["000", "001", "drills"]
+    assert [len(p["questions"]) for p in papers] == [34, 31, 12]
     assert papers[0]["source"] == "000_88fc5b147273d5d1.txt"
-    assert [p["total_points"] for p in papers] == [125, 150]
+    assert papers[2]["source"] is None  # an original pack, not repaired from a seed file
+    assert [p["total_points"] for p in papers] == [125, 150, 143]
     paper_keys = {"id", "title", "source", "duration_minutes", "total_points", "sections",
                   "questions"}
     q_keys = {"id", "number", "type", "points", "stem", "options", "answer", "seed_answer",
@@ -81,6 +82,7 @@ def test_export_types_per_section(export):
     assert types["001"] == (["single_choice"] * 10 + ["multiple_choice"] * 5
                             + ["fill_blank"] * 10 + ["calculation"] * 3
                             + ["programming"] * 2 + ["system_design"])
+    assert types["drills"] == ["programming"] * 12
 
 
 def test_every_changed_key_carries_errata(export):

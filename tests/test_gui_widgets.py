@@ -234,7 +234,7 @@ def test_examdesk_main_starts_loads_the_bank_and_quits(tmp_path):
     result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "data")], env=env,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "papers 2" in result.stdout
+    assert "papers 3" in result.stdout  # 000, 001 and the drills pack
     assert (tmp_path / "data" / "progress.sqlite3").exists()
 
 

@@ -10,7 +10,9 @@ import pytest
 from question_db.bank import load_bank
 
 BANK = load_bank()
-PROGRAMMING = [q for q in BANK.all_questions() if q.type == "programming"]
+# The drills pack's code is compiled and smoke-run in tests/test_drills.py (one process for all).
+PROGRAMMING = [q for q in BANK.all_questions()
+               if q.type == "programming" and q.paper_id != "drills"]
 FENCE = re.compile(r"```python\n(.*?)```", re.S)
 # Run a file as __main__ with the flash_attn stand-in importable, as in the kernel.
 SMOKE = ("import runpy, sys; from question_db.checks.inprocess import ensure_flash_attn; "

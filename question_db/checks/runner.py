@@ -73,14 +73,36 @@ def _install_code() -> str:
         f"    exec(compile({_source('flash_attn_standin.py')!r}, '<flash_attn stand-in>', "
         "'exec'), _fa.__dict__)\n"
         "    _s.modules['flash_attn'] = _fa\n"
-        "del _m, _fa, _s, _t\n"
+        "del _m, _fa, _t\n"
+        # Triton's interpreter (the only way Triton kernels run without a GPU) can only be
+        # chosen before triton is first imported, and torch imports triton as a side effect
+        # (any TorchDispatchMode or FlopCounterMode does): choose it now on a CPU-only kernel.
+        "def _examdesk_triton_mode():\n"
+        "    try:\n"
+        "        import torch\n"
+        "    except Exception:\n"
+        "        return\n"
+        "    if 'triton' not in _s.modules and not torch.cuda.is_available():\n"
+        "        import os\n"
+        "        os.environ.setdefault('TRITON_INTERPRET', '1')\n"
+        "_examdesk_triton_mode()\n"
+        "del _s, _examdesk_triton_mode\n"
         f"import {HARNESS_MODULE}\n"
     )
 
 
 def solution_exec_code(source: str, filename: str = "<solution>") -> str:
-    """Define the learner's code in the user namespace without running its __main__ block."""
+    """Define the learner's code in the user namespace without running its __main__ block.
+
+    The source is registered in ``linecache`` (as IPython does for a cell), so tracebacks
+    show its lines and ``inspect.getsource`` works: ``@triton.jit`` needs the latter to
+    compile a kernel.
+    """
     return (
+        "import linecache as _examdesk_lc\n"
+        f"_examdesk_lc.cache[{filename!r}] = ({len(source)}, None, "
+        f"{source!r}.splitlines(True), {filename!r})\n"
+        "del _examdesk_lc\n"
         "_examdesk_ns = get_ipython().user_ns\n"
         "_examdesk_name = _examdesk_ns.get('__name__')\n"
         "_examdesk_ns['__name__'] = '__examdesk_solution__'\n"
