@@ -109,11 +109,11 @@ def same_fields(a: Any, b: Any, where: str = "bank") -> None:
         assert a == b, where
 
 
-def test_both_bundled_papers_come_back_field_for_field(tmp_path):
+def test_every_bundled_paper_comes_back_field_for_field(tmp_path):
     cache = tmp_path / "cache"
     load_and_cache_bank([], cache)
     fresh = load_bank()
-    assert [p.id for p in fresh.papers] == ["000", "001"]
+    assert [p.id for p in fresh.papers] == ["000", "001", "drills"]
     again = cached_bank([], cache)
     assert again is not None
     for parsed, read in zip(fresh.papers, again.papers, strict=True):

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from question_db import practice, review
+from question_db import actions, review
 from question_db.bank import load_bank
 from question_db.checks.inprocess import run_suite_inprocess
 from question_db.checks.runner import solution_exec_code
 from question_db.grading import grade_answer
+from question_db.responses import CodeResponse
 from question_db.store import ProgressStore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -212,11 +213,12 @@ def test_a_drill_is_graded_scheduled_and_kept_in_the_wrong_book(tmp_path):
         for path in (wrong, q.code.reference):
             code = path.read_text("utf-8")
             checks = run_suite_inprocess(q.code.check, code)
-            response = {"code": code, "checks": checks, "marks": [True] * len(q.rubric)}
+            response = CodeResponse(code, tuple(checks), (True,) * len(q.rubric))
             grades[path] = grade_answer(q, response)
-            outcome = practice.submit_answer(store, DRILLS, sid, q, response,
-                                             grade=grades[path], seconds=600,
-                                             now=1_780_000_000.0)
+            outcome = actions.submit_practice_answer(store, paper=DRILLS, session_id=sid,
+                                                     question=q, response=response,
+                                                     seconds=600, now=1_780_000_000.0)
+            assert outcome.grade == grades[path]
             assert outcome.card is not None and outcome.card.due > 1_780_000_000.0
         assert grades[wrong].verdict != "correct" and grades[wrong].points < q.points
         assert grades[q.code.reference].points == q.points
