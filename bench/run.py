@@ -345,7 +345,7 @@ def bench_checks(quick: bool) -> list[Metric]:
 
     bank = load_bank()
     out = []
-    km, kc, _ = start_kernel()
+    km, kc, log_path = start_kernel()
     try:
         runner = KernelCheckRunner(kc, km.interrupt_kernel)
         t = time.perf_counter()
@@ -365,7 +365,7 @@ def bench_checks(quick: bool) -> list[Metric]:
                                   f"passed={report.passed}; baseline = harness install + "
                                   "import torch"))
     finally:
-        shutdown_kernel(km, kc)
+        shutdown_kernel(km, kc, log_path)
     return out
 
 
