@@ -369,6 +369,29 @@ def bench_checks(quick: bool) -> list[Metric]:
     return out
 
 
+def bench_kernel_stall(quick: bool) -> list[Metric]:
+    """The longest UI-thread stall around the kernel (bench/kernel_stall.py)."""
+    proc = subprocess.run([PY, str(REPO / "bench" / "kernel_stall.py"), "--json"], env=ENV,
+                          capture_output=True, text=True, timeout=600)
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("STALLS ")), None)
+    if line is None:
+        raise RuntimeError(f"kernel_stall.py printed no result: {proc.stderr[-500:]}")
+    stalls = json.loads(line[len("STALLS "):])
+    idle = stalls["idle"]
+    out = []
+    for name, note in (("restart", "restart an idle kernel (torch imported) until ready"),
+                       ("switch_idle", "switch kernels, the old one idle, until ready"),
+                       ("switch_busy", "switch away from a kernel running `while True`"),
+                       ("quit_idle", "ConsoleDock.shutdown() at quit, idle kernel"),
+                       ("quit_busy", "ConsoleDock.shutdown() at quit, busy kernel")):
+        bounded = name.startswith("quit")
+        goal = "≤ 3.5 s (bounded join)" if bounded else "≤ 0.2 s"
+        met = stalls[name] <= (3.5 if bounded else 0.2)
+        out.append(metric(f"ui_stall_{name}", stalls[name], "s", idle, goal, met,
+                          note + "; baseline: the same 5 ms heartbeat over an idle second"))
+    return out
+
+
 GROUPS: dict[str, Callable[[bool], list[Metric]]] = {
     "launch": bench_launch,
     "console": bench_console,
@@ -376,6 +399,7 @@ GROUPS: dict[str, Callable[[bool], list[Metric]]] = {
     "store": bench_store,
     "stats": bench_stats,
     "checks": bench_checks,
+    "kernel_stall": bench_kernel_stall,
 }
 
 
