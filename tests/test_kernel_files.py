@@ -128,3 +128,29 @@ def test_the_transport_is_ipc_on_posix_and_tcp_on_windows():
     else:
         assert km.transport == "tcp"
     assert Path(km.connection_file).parent == kernels.runtime_dir()
+
+
+@pytest.mark.kernel
+def test_the_cli_runner_checks_in_a_running_kernel_and_leaves_it_running(tmp_path):
+    """``question-db check --kernel connect:FILE``: the kernel kind for a remote GPU box.
+    The harness travels as code, so the kernel needs no examdesk; ours is not killed."""
+    from jupyter_client import KernelManager
+
+    from question_db.checks.runner import run_in_fresh_kernel
+    from test_console import TOY_SOLUTION, toy_question
+
+    km = KernelManager()
+    kernels.configure_manager(km)
+    km.start_kernel(stderr=subprocess.DEVNULL)
+    try:
+        suite = ("from _examdesk_harness import check\n"
+                 "@check('answers')\n"
+                 "def answers(ctx):\n"
+                 "    ctx.expect(ctx.get('answer')() == 42, 'answer() must return 42')\n")
+        report = run_in_fresh_kernel(toy_question(tmp_path, suite), TOY_SOLUTION,
+                                     kernel_name=kernels.CONNECT_PREFIX + km.connection_file)
+        assert report.passed and [c["name"] for c in report.checks] == ["answers"]
+        assert km.is_alive()
+    finally:
+        km.shutdown_kernel(now=True)
+        km.cleanup_resources()
