@@ -61,6 +61,7 @@ class KernelChoice:
 # --- the runtime folder ------------------------------------------------------------------
 
 _checked: set[str] = set()  # folders already found private in this process (and swept)
+_refused: set[str] = set()  # folders found unusable in this process (said once, in the log)
 _fallback: Path | None = None
 
 
@@ -77,12 +78,15 @@ def runtime_dir() -> Path:
     global _fallback
     for candidate in _runtime_candidates():
         key = str(candidate)
+        if key in _refused:
+            continue
         if key in _checked and candidate.is_dir():
             return candidate
         if _private(candidate):
             _checked.add(key)
             sweep_stale_files(candidate)
             return candidate
+        _refused.add(key)
     if _fallback is None or not _fallback.is_dir():
         _fallback = Path(tempfile.mkdtemp(prefix="examdesk-"))  # 0o700, a name nobody knew
         log.warning("kernel files go to %s for this run only", _fallback)
