@@ -180,7 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--slow", action="store_true", help="also run slow checks (torch.compile)")
-    p.add_argument("--kernel", help="kernelspec name (default: this Python)")
+    p.add_argument("--kernel", help="kernelspec name, or connect:FILE to use a running kernel "
+                                    "(e.g. on a GPU box) by its connection file (default: "
+                                    "this Python)")
     p.add_argument("--trust", action="store_true",
                    help="run the checks of a pack that is not bundled and not yet trusted "
                         "(this run only)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -22,6 +23,18 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     $XDG_CONFIG_HOME in the examdesk processes a test starts)."""
     monkeypatch.setenv("EXAMDESK_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+@pytest.fixture(autouse=True)
+def runtime_root(monkeypatch) -> Iterator[Path]:
+    """Each test's own Jupyter runtime dir: kernel files (question_db/kernels.py
+    ``runtime_dir()`` is ``<this>/examdesk``) stay out of the user's and other tests'.
+    Short, in the temp dir: ipc socket paths are limited to 107 bytes."""
+    root = Path(tempfile.mkdtemp(prefix="rt-"))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(root))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
@@ -53,10 +66,11 @@ LEAK_CHECKED_MARKERS = {"gui", "kernel"}
 
 
 @pytest.fixture(autouse=True)
-def no_leaks(request):
-    """After a Qt or kernel test: no child process, thread, open file, top-level widget or
-    running QTimer it started is left (tests/leaks.py). Autouse and set up first, so it
-    checks after every other fixture of the test has cleaned up. Core tests skip it."""
+def no_leaks(request, runtime_root):
+    """After a Qt or kernel test: no child process, thread, open file, kernel file
+    (connection file, ipc socket, log) in the runtime dir, top-level widget or running
+    QTimer it started is left (tests/leaks.py). Autouse and set up first, so it checks
+    after every other fixture of the test has cleaned up. Core tests skip it."""
     markers = {m.name for m in request.node.iter_markers()}
     if not markers & LEAK_CHECKED_MARKERS:
         yield
@@ -66,7 +80,7 @@ def no_leaks(request):
     qt = "gui" in markers
     if qt:
         request.getfixturevalue("qapp")
-    watch = LeakWatch(qt=qt)
+    watch = LeakWatch(qt=qt, runtime_dir=runtime_root / "examdesk")
     yield
     problems = watch.problems()
     assert not problems, "; ".join(problems)

@@ -1,15 +1,18 @@
 """Leak detectors for the Qt and kernel tests (napari / Spyder style), used by conftest.py.
 
 After a test marked ``gui`` or ``kernel``: no child process (a leaked kernel keeps GPU memory
-on the learner's machine), no Python thread and no open file it started may be left; for
-``gui`` tests also no top-level widget and no running QTimer. Qt is imported only for
+on the learner's machine), no Python thread, no open file and no kernel file in the runtime
+dir (connection file, ipc socket, log: issue 14 found 65 logs piling up) it started may be
+left; for ``gui`` tests also no top-level widget and no running QTimer. Qt is imported only for
 ``gui`` tests, so the core tests stay Qt-free and pay nothing.
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 import weakref
+from pathlib import Path
 from typing import Callable
 
 import psutil
@@ -77,14 +80,27 @@ class QtWatch:
         return found
 
 
+_KERNEL_FILE = re.compile(r"(?:kernel|ipc)-.*")
+
+
 class LeakWatch:
     """What a test started and did not stop: ``problems()`` after the test."""
 
-    def __init__(self, *, qt: bool) -> None:
+    def __init__(self, *, qt: bool, runtime_dir: Path | None = None) -> None:
         self._me = psutil.Process()
         self._threads = set(threading.enumerate())
         self._files = self._open_files()
+        self._runtime_dir = runtime_dir
+        self._kernel_files = self._runtime_files()
         self._qt = QtWatch() if qt else None
+
+    def _runtime_files(self) -> set[str]:
+        if self._runtime_dir is None or not self._runtime_dir.is_dir():
+            return set()
+        return {p.name for p in self._runtime_dir.iterdir() if _KERNEL_FILE.fullmatch(p.name)}
+
+    def new_kernel_files(self) -> list[str]:
+        return sorted(self._runtime_files() - self._kernel_files)
 
     def _open_files(self) -> set[str]:
         return {f.path for f in self._me.open_files()}
@@ -100,12 +116,14 @@ class LeakWatch:
 
     def problems(self, settle_s: float = SETTLE_S) -> list[str]:
         found = self._qt.problems() if self._qt is not None else []
-        settle(lambda: not (self.new_threads() or self.children() or self.new_files()),
-               settle_s)
+        settle(lambda: not (self.new_threads() or self.children() or self.new_files()
+                            or self.new_kernel_files()), settle_s)
         if children := self.children():
             found.append(f"child processes left behind: {[_describe(p) for p in children]}")
         if threads := self.new_threads():
             found.append(f"threads left behind: {[t.name for t in threads]}")
         if files := self.new_files():
             found.append(f"files left open: {files}")
+        if files := self.new_kernel_files():
+            found.append(f"kernel files left in {self._runtime_dir}: {files}")
         return found

@@ -513,3 +513,155 @@ def test_connect_to_an_existing_kernel_and_leave_it_running(qtbot, make_dock, tm
     finally:
         km.shutdown_kernel(now=True)
         km.cleanup_resources()
+
+
+# --- kernel files, switch and quit off the UI thread, the chooser -----------------------
+
+def kernel_logs() -> list[Path]:
+    return sorted(kernels.runtime_dir().glob("kernel-*.log"))
+
+
+def test_restarts_leave_one_log_and_a_dead_kernels_log_stays_until_restart(qtbot, ready):
+    """Issue 14: empty kernel logs piled up in the runtime dir. Each restart's log replaces
+    the last; a dead kernel's stays (its tail explains the death) until the restart."""
+    dock, _, _ = ready
+    for _ in range(3):
+        with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+            dock.session.restart()
+        assert kernel_logs() == [dock.session.log_path]
+    with qtbot.waitSignal(dock.session.sig_died, timeout=START_MS):
+        dock.run_code("import os; os.abort()")
+    dead_log = dock.session.log_path
+    assert kernel_logs() == [dead_log] and "Aborted" in dead_log.read_text()
+    with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+        dock.session.restart()
+    assert kernel_logs() == [dock.session.log_path] and not dead_log.exists()
+    dock.shutdown()
+    assert kernel_logs() == []  # and the leak detector checks every other kernel file
+
+
+# Neither an interrupt nor SIGTERM stops it: only the SIGKILL at the end of the wait does.
+STUBBORN = ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('stub' + 'born')\n"
+            "while True:\n    pass\n")
+
+
+def test_a_switch_does_not_wait_for_the_old_kernel_to_go(qtbot, ready):
+    """The old kernel is shut down on a worker thread: the switch returns while it still
+    runs (a stubborn one takes the whole shutdown wait), the next kernel starts meanwhile,
+    and the old one is gone, with its log, once the wait is over."""
+    dock, _, _ = ready
+    old_pid, old_log = dock.session.manager.provisioner.pid, dock.session.log_path
+    dock.run_code(STUBBORN)
+    qtbot.waitUntil(lambda: "stubborn" in dock.console._control.toPlainText(), timeout=START_MS)
+    dock.session.switch(dock.session.choice)  # the same kernelspec: a fresh kernel
+    assert _running(old_pid) and dock.session.shutting_down == 1  # still going, elsewhere
+    qtbot.waitUntil(lambda: dock.session.is_ready, timeout=START_MS)
+    assert dock.session.manager.provisioner.pid != old_pid
+    qtbot.waitUntil(lambda: not _running(old_pid) and dock.session.shutting_down == 0,
+                    timeout=START_MS)
+    assert not old_log.exists() and dock.session.log_path.exists()
+
+
+def test_quit_waits_a_bounded_time_then_kills(qtbot, ready, monkeypatch, capsys):
+    dock, _, _ = ready
+    pid = dock.session.manager.provisioner.pid
+    dock.run_code(STUBBORN)
+    qtbot.waitUntil(lambda: "stubborn" in dock.console._control.toPlainText(), timeout=START_MS)
+    monkeypatch.setattr(ks.KernelSession, "QUIT_WAIT_S", 0.5)
+    started = time.monotonic()
+    dock.shutdown()  # what quit runs
+    took = time.monotonic() - started
+    with capsys.disabled():
+        print(f"\n[quit] a kernel ignoring SIGINT and SIGTERM: shutdown returned after "
+              f"{took:.2f} s (deadline 0.5 s, then SIGKILL)")
+    assert not _running(pid)  # killed at the deadline (the leak check waits for its thread)
+
+
+def test_the_chooser_ignores_the_wheel_and_navigation_keys(qtbot, settings):
+    """Issue 14: PgDn on the focused kernel combo switched the kernel and wiped its state."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    class Page(QWidget):
+        def __init__(self):
+            super().__init__()
+            self.keys: list[int] = []
+
+        def keyPressEvent(self, event):  # noqa: N802
+            self.keys.append(event.key())
+
+    page = Page()
+    qtbot.addWidget(page)
+    chooser = KernelChooser(settings, page)
+    chooser.load()
+    chooser.ask_connection_file = lambda: ""  # were "Connect…" picked: no modal dialog
+    page.show()
+    chooser.setFocus()
+    activated: list[int] = []
+    chooser.activated.connect(activated.append)
+    assert chooser.count() >= 2 and chooser.currentIndex() == 0
+    keys = [Qt.Key_Down, Qt.Key_PageDown, Qt.Key_End, Qt.Key_Up, Qt.Key_PageUp, Qt.Key_C]
+    for key in keys:
+        qtbot.keyClick(chooser, key)
+    assert chooser.currentIndex() == 0 and not activated
+    assert page.keys == keys  # they reach the page (its navigation), not the combo
+    for delta in (-120, 120, -360):
+        wheel = QWheelEvent(QPointF(5, 5), QPointF(chooser.mapToGlobal(QPoint(5, 5))),
+                            QPoint(0, 0), QPoint(0, delta), Qt.NoButton, Qt.NoModifier,
+                            Qt.NoScrollPhase, False)
+        QApplication.sendEvent(chooser, wheel)
+        assert not wheel.isAccepted()  # left to whatever scrolls under it
+    assert chooser.currentIndex() == 0 and not activated
+    assert chooser.focusPolicy() == Qt.StrongFocus  # a wheel does not focus it either
+    qtbot.keyClick(chooser, Qt.Key_Space)  # the keyboard way in: open the list
+    qtbot.waitUntil(chooser.view().isVisible)
+    chooser.hidePopup()
+    assert not activated
+
+
+def test_switching_away_from_a_kernel_with_state_asks_first(qtbot, ready, monkeypatch,
+                                                           tmp_path):
+    from jupyter_client import KernelManager
+    from PySide6.QtWidgets import QMessageBox
+
+    dock, _, _ = ready
+    chooser = dock.chooser
+    asked: list[str] = []
+    answer = [QMessageBox.StandardButton.Cancel]
+
+    def question(parent, title, text, *args):
+        asked.append(text)
+        return answer[0]
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    other = KernelManager()  # someone else's kernel, to connect to
+    kernels.configure_manager(other)
+    other.start_kernel(stderr=subprocess.DEVNULL)
+    try:
+        chooser.ask_connection_file = lambda: other.connection_file
+        assert not dock.session.has_learner_state  # the probe is not the learner's
+        assert run(qtbot, dock, "learner_var = 42")["status"] == "ok"
+        assert dock.session.has_learner_state
+        pid = dock.session.manager.provisioner.pid
+        chooser.activated.emit(chooser.count() - 1)  # "Connect to existing kernel…"
+        assert len(asked) == 1 and "lost" in asked[0]
+        assert dock.session.choice.key == kernels.APP_KERNEL and _running(pid)  # kept
+        assert chooser.currentData() == kernels.APP_KERNEL
+        assert user_expression(dock.session, "learner_var") == "42"
+        answer[0] = QMessageBox.StandardButton.Yes
+        with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+            chooser.activated.emit(chooser.count() - 1)
+        assert len(asked) == 2 and dock.session.choice.connection_file == other.connection_file
+        qtbot.waitUntil(lambda: not _running(pid), timeout=START_MS)
+        # a connected kernel is not ours to lose: leaving it asks nothing
+        run(qtbot, dock, "remote_var = 1")
+        with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
+            chooser.activated.emit(chooser.findData(kernels.APP_KERNEL))
+        assert len(asked) == 2 and dock.session.owns_kernel
+        dock.shutdown()
+        assert other.is_alive()
+    finally:
+        other.shutdown_kernel(now=True)
+        other.cleanup_resources()

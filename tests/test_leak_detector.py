@@ -47,3 +47,17 @@ def test_a_window_and_a_running_timer_are_reported(qapp):
         window.deleteLater()
     assert "widgets left behind: ['QWidget']" in problems
     assert "timers still running" in problems
+
+
+def test_a_kernel_file_left_in_the_runtime_dir_is_reported(tmp_path):
+    runtime = tmp_path / "examdesk"
+    runtime.mkdir()
+    (runtime / "kernel-1-0123456789ab.json").write_text("{}")  # there before: not ours
+    watch = LeakWatch(qt=False, runtime_dir=runtime)
+    log = runtime / "kernel-2-0123456789ab.log"
+    log.write_text("")
+    problems = " ".join(watch.problems(settle_s=0.2))
+    assert "kernel files left" in problems and log.name in problems
+    assert "kernel-1-" not in problems
+    log.unlink()
+    assert watch.problems(settle_s=0.2) == []

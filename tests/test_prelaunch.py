@@ -18,6 +18,7 @@ from test_console import user_expression
 from desktop.console import kernel_session as ks
 from desktop.console.console_dock import ConsoleDock
 from desktop.console.prelaunch import prelaunch_app_kernel
+from question_db import kernels
 from question_db.kernels import KernelChoice
 
 pytestmark = [pytest.mark.kernel, pytest.mark.gui,
@@ -58,6 +59,14 @@ def test_the_console_adopts_the_kernel_spawned_at_launch(qtbot, tmp_path):
             dock.start()
         assert dock.session.manager.provisioner.pid == early.process.pid  # no second kernel
         assert early.adopted
+        # through jupyter_client's public extension point: qtconsole's own manager class,
+        # a provisioner set on the instance
+        from qtconsole.manager import QtKernelManager
+
+        from desktop.console.prelaunch import early_provisioner_class
+        assert type(dock.session.manager) is QtKernelManager
+        assert isinstance(dock.session.manager.provisioner, early_provisioner_class())
+        assert dock.session.manager.connection_file == str(early.connection_file)
         env = dock.session.environment
         assert env.get("torch"), env  # the probe saw torch (preloaded on a kernel thread)
         # the preload left no name in the learner's namespace
@@ -116,7 +125,8 @@ def test_a_kernelspec_that_changed_meanwhile_gets_a_fresh_kernel(qtbot, tmp_path
         dock.shutdown()
 
 
-def test_the_entry_point_adopts_and_the_kernel_dies_with_a_killed_examdesk(tmp_path):
+def test_the_entry_point_adopts_and_the_kernel_dies_with_a_killed_examdesk(tmp_path,
+                                                                          runtime_root):
     """``python -m desktop`` end to end: the console is ready on the early kernel; after
     examdesk is killed (no clean-up runs), the kernel notices its parent is gone and exits
     (ipykernel's parent poller, JPY_PARENT_PID): no orphan keeps memory or a GPU."""
@@ -134,13 +144,20 @@ def test_the_entry_point_adopts_and_the_kernel_dies_with_a_killed_examdesk(tmp_p
         assert any(x.startswith("LIBRARY_READY") for x in lines), lines
         assert any(x.startswith("CONSOLE_PROMPT") for x in lines), lines
         assert "adopted=True" in lines[-1], lines
-        kernels = [p for p in psutil.Process(app.pid).children()
-                   if "ipykernel_launcher" in " ".join(p.cmdline())]
-        assert len(kernels) == 1, kernels
-        kernel_pid = kernels[0].pid
+        children = [p for p in psutil.Process(app.pid).children()
+                    if "ipykernel_launcher" in " ".join(p.cmdline())]
+        assert len(children) == 1, children
+        kernel_pid = children[0].pid
         app.send_signal(signal.SIGKILL)
         app.wait(30)
         assert _settle(lambda: not _running(kernel_pid), timeout=30)
+        # its connection file, sockets and log stayed (no clean-up ran): the next
+        # examdesk's first look at the runtime dir removes them
+        runtime = runtime_root / kernels.RUNTIME_FOLDER
+        left = [p for p in runtime.iterdir() if f"-{app.pid}-" in p.name]
+        assert {p.suffix for p in left} >= {".json", ".log"}, left
+        assert kernels.runtime_dir() == runtime  # this process's first use: it sweeps
+        assert not any(p.exists() for p in left)
     finally:
         app.kill()
         app.wait()

@@ -2,6 +2,9 @@
 
 Modules:
   kernel_session    KernelSession: the one owner of the kernel (manager, client, state).
+  kernel_handle     KernelHandle and one constructor per kernel kind (own, installed, connected).
+  kernel_workers    shutdown and restart on worker threads (the window never waits on them).
+  prelaunch         the app kernel spawned at launch, adopted through a kernel provisioner.
   side_channel      SideChannelJob: work on the kernel over a private client, off the UI thread.
   kernel_chooser    KernelChooser: app Python / installed kernelspecs / connection file.
   console_dock      ConsoleDock: the RichJupyterWidget, state, Interrupt/Restart, banner.
@@ -19,7 +22,8 @@ Wiring by the main window (qtconsole is only imported in ``ConsoleDock.start``):
         lambda qid, code: checks.check(bank.question(qid), code))
     checks.sig_check_finished.connect(store_report)              # (question_id, report)
     window.show(); QTimer.singleShot(0, dock.start)              # kernel after show
-    # on quit: dock.shutdown(); checks.shutdown()  (dock also hooks aboutToQuit)
+    # on quit: checks.cancel(); dock.shutdown(); checks.shutdown()  (bounded; the dock
+    # also hooks aboutToQuit) - attach_console's ConsoleParts.shutdown() does this
 
 ``report`` is ``CheckReport.to_json()`` plus ``"error"``: None when the suite ran,
 else why there is no verdict (kernel died / restarted / not running); store it as

@@ -26,6 +26,8 @@ RunVisible = Callable[[str, Callable[[dict], None]], None]
 class CheckController(QObject):
     """Runs one check at a time for the learner's current kernel."""
 
+    JOIN_S = 2.0  # a cancelled worker ends at its next poll (0.5 s)
+
     sig_check_started = Signal(str, dict)
     """A check began: question id, the kernel's environment as known so far."""
 
@@ -77,11 +79,18 @@ class CheckController(QObject):
             self._run_visible(code, lambda reply: self._after_visible_run(generation, code, reply))
         return True
 
-    def shutdown(self) -> None:
-        """Stop and join (bounded) the workers; call when the window closes."""
+    def cancel(self) -> None:
+        """Make every worker stop at its next poll (within about 0.5 s); returns at once."""
         for job in self._jobs:
             job.cancel()
-            job.wait(KernelSession.JOB_JOIN_S)
+
+    def shutdown(self, timeout: float = JOIN_S) -> None:
+        """Stop the workers and join them, all within ``timeout``; call when the window
+        closes."""
+        self.cancel()
+        deadline = time.monotonic() + timeout
+        for job in self._jobs:
+            job.wait(max(0.0, deadline - time.monotonic()))
         self._jobs = [job for job in self._jobs if job.running]
 
     # --- flow ------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from collections import deque
 from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+                               QVBoxLayout, QWidget)
 
 from question_db.kernels import APP_KERNEL
 
@@ -134,6 +134,7 @@ class ConsoleDock(QDockWidget):
         self.session.sig_died.connect(self._on_died)
         self.session.sig_interrupt_unanswered.connect(self._on_interrupt_unanswered)
         self._chooser.sig_kernel_chosen.connect(self._on_kernel_chosen)
+        self._chooser.confirm_switch = self._confirm_switch
         self._after_start: Callable[[], None] | None = None
         self._shut_down = False
         app = QCoreApplication.instance()
@@ -252,9 +253,11 @@ class ConsoleDock(QDockWidget):
         self._flush()
 
     def shutdown(self) -> None:
-        """Stop the kernel; pending runs are answered with an error. Idempotent."""
+        """Quit: stop the kernel, waiting at most ``KernelSession.QUIT_WAIT_S`` for it (and
+        for any kernel still going away after a switch) before killing it; pending runs are
+        answered with an error. Idempotent."""
         self._shut_down = True  # a start still queued behind qtconsole's imports is dropped
-        self.session.shutdown()
+        self.session.shutdown(wait_s=KernelSession.QUIT_WAIT_S)
         self._fail_pending("KernelShutdown", self.tr("the console was closed"))
 
     # --- running code ----------------------------------------------------------------
@@ -271,6 +274,7 @@ class ConsoleDock(QDockWidget):
 
     def _on_executing(self, _source: str) -> None:
         self._visible_busy = True
+        self.session.note_learner_execution()
 
     def _on_executed(self, msg: dict) -> None:
         self._visible_busy = False
@@ -326,6 +330,20 @@ class ConsoleDock(QDockWidget):
         self._show_message(self.tr("The kernel is still busy after the interrupt (code in "
                                    "native loops may not stop). Restart it? Variables will be "
                                    "lost; your editor code is kept."))
+
+    def _confirm_switch(self, choice) -> bool:
+        """Another kernel was picked: fine unless the current one holds the learner's work
+        (variables, definitions, imports), which a switch discards; then ask."""
+        if not self.session.has_learner_state:
+            return True
+        answer = QMessageBox.question(
+            self, self.tr("Switch kernel?"),
+            self.tr("Switching to {0} shuts down the current kernel: the variables, "
+                    "functions and imports you ran in it are lost (your editor code is "
+                    "kept).").format(choice.label),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
 
     def _on_kernel_chosen(self, choice) -> None:
         self._fail_pending("KernelSwitched", self.tr("another kernel was chosen"))

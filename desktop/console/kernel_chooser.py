@@ -1,10 +1,18 @@
 """Which kernel the console uses: the app's Python, an installed kernelspec, or an
-existing kernel (connection file, e.g. a remote GPU box). Remembered in QSettings."""
+existing kernel (connection file, e.g. a remote GPU box). Remembered in QSettings.
+
+A change of kernel discards the running one, so the chooser changes only when the learner
+opens it and picks: a QComboBox would otherwise switch on a mouse wheel passing over it or
+on arrow / PgUp / PgDn keys while it has focus (issue 14: PgDn on the focused combo wiped
+the kernel's state), and it asks first when the kernel holds the learner's work
+(``confirm_switch``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
-from PySide6.QtCore import QCoreApplication, QSettings, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
 
 from question_db import kernels
@@ -15,6 +23,9 @@ from ..config import Keys  # read at launch too, before Qt widgets
 SETTINGS_KEY = Keys.KERNEL
 LABEL_KEY = "console/kernel_label"
 _CONNECT_ITEM = "__connect__"
+# Keys that open the list (QComboBox's own, plus Enter); every other key is left to the
+# parent: navigation keys reach the page instead of changing the kernel.
+_OPEN_KEYS = {Qt.Key.Key_Space, Qt.Key.Key_F4, Qt.Key.Key_Return, Qt.Key.Key_Enter}
 
 
 class KernelChooser(QComboBox):
@@ -35,6 +46,25 @@ class KernelChooser(QComboBox):
         self._current = KernelChoice(key, label)
         self._fill()
         self.activated.connect(self._on_activated)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a wheel neither focuses nor changes it
+        # asked before another kernel is used; False keeps the current one
+        self.confirm_switch: Callable[[KernelChoice], bool] | None = None
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
+        """The wheel scrolls what is under the chooser; it never picks a kernel (the open
+        list scrolls as usual: its events go to the list, not here)."""
+        event.ignore()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        """Space, F4, Enter or Alt+↓/↑ open the list; arrows, PgUp/PgDn, Home/End and
+        letters pass to the parent instead of changing the selection."""
+        alt_arrow = (event.modifiers() & Qt.KeyboardModifier.AltModifier
+                     and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up))
+        if event.key() in _OPEN_KEYS or alt_arrow:
+            self.showPopup()
+            event.accept()
+            return
+        event.ignore()
 
     def load(self) -> KernelChoice:
         """List the installed kernels; return the remembered choice, checked."""
@@ -81,6 +111,10 @@ class KernelChooser(QComboBox):
             choice = _connect_choice(path)
         else:
             choice = next(c for c in self._choices + [self._current] if c.key == key)
+        if choice != self._current and self.confirm_switch is not None \
+                and not self.confirm_switch(choice):
+            self._fill()  # the learner kept the current kernel
+            return
         self.choose(choice)
 
     def choose(self, choice: KernelChoice) -> None:

@@ -4,20 +4,27 @@ Lifecycle: DISCONNECTED → STARTING → IDLE ⇄ BUSY; death → DEAD (no autom
 restart: the learner sees why and restarts with one click) → RESTARTING → IDLE.
 Ready means: ``kernel_info_reply`` received, the console's first prompt shown (when a
 console is attached) and the environment probed; nothing visible runs before that.
+
+Shutdown and restart block for up to seconds (the kernel's exit, the channel threads'), so
+they run on worker threads (kernel_workers.py): ``shutdown()`` returns at once, a switch
+starts the next kernel while the old one goes, and quit joins them with a deadline
+(``wait_for_shutdown``).
 """
 from __future__ import annotations
 
-import os
 import signal
+import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
 from question_db import kernels
 from question_db.checks.runner import KernelCheckRunner
 from question_db.kernels import KernelChoice
 
-from .prelaunch import Prelaunched, adopt_connection, adopting_manager
+from .kernel_handle import KernelHandle, make_kernel
+from .kernel_workers import KernelRestart, KernelShutdown
+from .prelaunch import Prelaunched
 from .side_channel import SideChannelJob
 
 translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
@@ -94,8 +101,9 @@ def _probe_environment(runner: KernelCheckRunner, _progress) -> dict:
 
 
 class KernelSession(QObject):
-    """Owns a qtconsole ``QtKernelManager`` (own kernel) or only a ``QtKernelClient``
-    (a kernel we connected to), and says what state it is in."""
+    """Owns one kernel at a time (a ``KernelHandle``: a qtconsole ``QtKernelManager`` for
+    an own kernel, or only a ``QtKernelClient`` for a kernel we connected to) and says what
+    state it is in."""
 
     sig_state_changed = Signal(str)
     """The kernel moved to another named state (one of ``STATES``)."""
@@ -113,13 +121,16 @@ class KernelSession(QObject):
     sig_interrupt_unanswered = Signal()
     """An interrupt was sent but the kernel is still busy a few seconds later: offer restart."""
 
+    _sig_restarted = Signal(int, object)
+    """(generation, error or None), from the restart's worker thread; connected queued."""
+
     ALIVE_POLL_MS = 500
     INTERRUPT_ESCALATE_MS = 4000
     KERNEL_INFO_RETRY_MS = 1000
     START_TIMEOUT_MS = 60_000
     PROBE_AFTER_PROMPT_MAX_MS = 3000
-    SHUTDOWN_WAIT_S = 4.0
-    JOB_JOIN_S = 5.0
+    SHUTDOWN_WAIT_S = kernels.SHUTDOWN_WAIT_S  # per kernel, on its worker thread
+    QUIT_WAIT_S = 3.0  # what quit waits for every kernel going away, before SIGKILL
 
     def __init__(self, choice: KernelChoice | None = None, parent: QObject | None = None, *,
                  prelaunched: Prelaunched | None = None):
@@ -130,15 +141,17 @@ class KernelSession(QObject):
         self._prelaunched = prelaunched
         self.adopted_early = False  # the running kernel is that early process
         self._state = DISCONNECTED
-        self._km = None
-        self._kc = None
+        self._kernel: KernelHandle | None = None
         self._frontend = None
-        self._log_path: Path | None = None
         self._environment: dict = {}
         self._explanation = ""
         self._jobs: list[SideChannelJob] = []
+        self._restart: KernelRestart | None = None
+        self._shutdowns: list[KernelShutdown] = []  # kernels going away on worker threads
+        self._learner_ran = False  # the learner executed something since the (re)start
         self._generation = 0  # bumps on every (re)start: late replies of old ones are dropped
         self._reset_readiness()
+        self._sig_restarted.connect(self._on_restarted, Qt.ConnectionType.QueuedConnection)
 
         self._alive_timer = QTimer(self, interval=self.ALIVE_POLL_MS)
         self._alive_timer.timeout.connect(self._poll_alive)
@@ -174,25 +187,42 @@ class KernelSession(QObject):
 
     @property
     def owns_kernel(self) -> bool:
-        return self._km is not None
+        return self._kernel is not None and self._kernel.owns_kernel
 
     @property
     def manager(self):
-        return self._km
+        return self._kernel.manager if self._kernel is not None else None
 
     @property
     def client(self):
-        return self._kc
+        return self._kernel.client if self._kernel is not None else None
 
     @property
     def log_path(self) -> Path | None:
-        return self._log_path
+        return self._kernel.log_path if self._kernel is not None else None
+
+    @property
+    def has_learner_state(self) -> bool:
+        """Discarding this kernel would lose something: it is ours, alive, and the learner
+        executed code in it since it (re)started."""
+        return self._learner_ran and self.owns_kernel and self._state in (IDLE, BUSY)
+
+    @property
+    def shutting_down(self) -> int:
+        """How many earlier kernels are still being shut down on worker threads."""
+        self._shutdowns = [s for s in self._shutdowns if s.running]
+        return len(self._shutdowns)
+
+    def note_learner_execution(self) -> None:
+        """The console executed code for the learner (typed, or run from the editor)."""
+        if self._state in (IDLE, BUSY):
+            self._learner_ran = True
 
     def connection_info(self) -> dict:
         """Ports/paths and key, for a separate client (``SideChannelJob``)."""
-        if self._kc is None:
+        if self._kernel is None:
             raise RuntimeError("no kernel")
-        return self._kc.get_connection_info()
+        return self._kernel.client.get_connection_info()
 
     def attach_frontend(self, widget) -> None:
         """Bind a ``ConsoleWidget`` (see console_dock): it follows every (re)start."""
@@ -202,8 +232,8 @@ class KernelSession(QObject):
         widget.custom_interrupt_requested.connect(self.interrupt)
         widget.custom_restart_requested.connect(self.restart)
         widget.sig_prompt_shown.connect(self._on_prompt_shown)
-        if self._kc is not None:
-            widget.kernel_client = self._kc
+        if self._kernel is not None:
+            widget.kernel_client = self._kernel.client
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, choice: KernelChoice | None = None) -> None:
@@ -215,49 +245,55 @@ class KernelSession(QObject):
         if self._choice.key != kernels.APP_KERNEL:  # the early process is the app kernel
             self.discard_prelaunched()
         self._begin(STARTING)
+        early, self._prelaunched = self._prelaunched, None
         try:
-            if self._choice.connection_file:
-                self._connect(self._choice.connection_file)
-            else:
-                self._launch()
+            kernel = make_kernel(self._choice, early)
         except Exception as exc:  # bad kernelspec, unreadable connection file, …
-            self._die(self.tr("The kernel could not start: {0}").format(_describe(exc))
-                      + self._tail_suffix())
+            self._die(self.tr("The kernel could not start: {0}").format(_describe(exc)))
             return
+        self.adopted_early = kernel.adopted_early
+        self._bind(kernel)
         self._after_launch()
 
     def switch(self, choice: KernelChoice, *, start: bool = True) -> None:
-        """Shut the current kernel down and use ``choice`` (started now unless told not)."""
+        """Let the current kernel go (shut down on a worker thread) and use ``choice``,
+        started now unless told not."""
         self.shutdown()
         self._choice = choice
         if start:
             self.start()
 
     def restart(self) -> None:
-        """Kill the kernel's whole process group and start it again (own kernel), or ask a
-        connected kernel's owner to restart it."""
+        """Kill the kernel's whole process group and start it again on a worker thread (own
+        kernel), or ask a connected kernel's owner to restart it."""
         if self._state == DISCONNECTED:
             self.start()
             return
-        if self._state == RESTARTING or self._kc is None:
+        if self._state == RESTARTING:
+            return
+        if self._kernel is None:  # the start failed (DEAD without a kernel): try again
+            self._set_state(DISCONNECTED)
+            self.start()
             return
         self._begin(RESTARTING)
-        if self._km is not None:
-            self._kc.hb_channel.pause()
-            old_log = self._log_path
-            self._log_path = kernels.kernel_log_path()
-            try:
-                with open(self._log_path, "wb") as log:  # the child keeps its own fd
-                    # now=True: SIGKILL to the process group, which frees GPU memory
-                    # held by the kernel and by any worker it spawned.
-                    self._km.restart_kernel(now=True, stdout=log, stderr=log)
-            except Exception as exc:
-                self._die(self.tr("The kernel could not restart: {0}").format(_describe(exc))
-                          + self._tail_suffix())
-                return
-            _remove(old_log)
+        kernel = self._kernel
+        if kernel.owns_kernel:
+            kernel.client.hb_channel.pause()
+            generation = self._generation
+            self._restart = KernelRestart(
+                kernel, lambda error: self._sig_restarted.emit(generation, error)).start()
         else:
-            self._kc.shutdown(restart=True)
+            kernel.client.shutdown(restart=True)
+            self._after_launch()
+
+    def _on_restarted(self, generation: int, error) -> None:
+        if generation != self._generation or self._state != RESTARTING:
+            return  # shut down or switched meanwhile: that shutdown took the kernel
+        self._restart = None
+        if error is not None:
+            self._die(self.tr("The kernel could not restart: {0}").format(_describe(error))
+                      + self._tail_suffix())
+            return
         self._after_launch()
 
     def interrupt(self) -> bool:
@@ -266,54 +302,68 @@ class KernelSession(QObject):
         Returns False when there is no kernel to interrupt. If the kernel is still busy
         a few seconds later, ``sig_interrupt_unanswered`` offers a restart.
         """
-        if self._state in (DEAD, DISCONNECTED, RESTARTING) or self._kc is None:
+        if self._state in (DEAD, DISCONNECTED, RESTARTING) or self._kernel is None:
             return False
-        if self._km is not None:
-            if not self._km.has_kernel:
+        km, kc = self._kernel.manager, self._kernel.client
+        if km is not None:
+            if not km.has_kernel:
                 return False
-            self._km.interrupt_kernel()
+            km.interrupt_kernel()
         else:
-            self._kc.control_channel.send(self._kc.session.msg("interrupt_request", content={}))
+            kc.control_channel.send(kc.session.msg("interrupt_request", content={}))
         self._escalate_timer.start()
         return True
 
-    def shutdown(self) -> None:
-        """Idempotent and bounded: ask, stop channels, wait, then kill; join workers."""
+    def shutdown(self, *, wait_s: float | None = None) -> None:
+        """Let the kernel go: it is shut down on a worker thread (interrupt, ask, stop
+        channels, wait, kill; its files and log removed; its jobs joined), so this returns
+        at once. Idempotent. ``wait_s``: also wait for every kernel this session let go
+        (``wait_for_shutdown``), as at quit."""
         self.discard_prelaunched()
-        if self._state == DISCONNECTED and self._kc is None:
-            return
+        if self._kernel is not None:
+            self._release()
+        if wait_s is not None:
+            self.wait_for_shutdown(wait_s)
+
+    def wait_for_shutdown(self, timeout: float = QUIT_WAIT_S) -> bool:
+        """Bounded join: wait up to ``timeout`` for the kernels being shut down, then SIGKILL
+        the process groups of those still going and give them a moment to finish. True when
+        all have finished (no process, thread or file of theirs left)."""
+        deadline = time.monotonic() + timeout
+        for shutdown in self._shutdowns:
+            shutdown.join(deadline - time.monotonic())
+        late = [s for s in self._shutdowns if s.running]
+        for shutdown in late:
+            shutdown.kill()
+        for shutdown in late:
+            shutdown.join(1.0)
+        self._shutdowns = [s for s in self._shutdowns if s.running]
+        return not self._shutdowns
+
+    def _release(self) -> None:
+        """Hand the kernel to a worker thread for shutdown; the session is DISCONNECTED."""
         self._generation += 1
         for timer in (self._alive_timer, self._info_timer, self._start_timer,
                       self._escalate_timer):
             timer.stop()
-        km, kc = self._km, self._kc
-        self._km = self._kc = None
-        if kc is not None and self._frontend is not None:
+        kernel, self._kernel = self._kernel, None
+        restart, self._restart = self._restart, None
+        if self._frontend is not None:
             self._frontend.kernel_client = None  # before the shutdown_reply can reach it
-        if km is not None and km.has_kernel:
+        channels = kernel.client
+        for signal_, slot in ((channels.shell_channel.message_received, self._on_shell),
+                              (channels.iopub_channel.message_received, self._on_iopub),
+                              (channels.hb_channel.kernel_died, self._on_heartbeat_failed)):
             try:
-                km.request_shutdown()
-            except Exception:  # the process may be gone already
+                signal_.disconnect(slot)
+            except (RuntimeError, TypeError):  # never bound (the start failed)
                 pass
-        if kc is not None:
-            if kc.channels_running:
-                kc.stop_channels()  # overlaps the kernel's own exit
-        if km is not None:
-            pgid = getattr(km.provisioner, "pgid", None)
-            try:
-                if km.has_kernel:
-                    km.finish_shutdown(waittime=self.SHUTDOWN_WAIT_S)  # then SIGTERM, SIGKILL
-            except Exception:
-                km.shutdown_kernel(now=True)
-            finally:
-                km.cleanup_resources()
-            _kill_process_group(pgid)  # what the kernel spawned (workers) outlives it
-        for job in self._jobs:
-            job.cancel()
-            job.wait(self.JOB_JOIN_S)
-        self._jobs = [job for job in self._jobs if job.running]
-        _remove(self._log_path)
-        self._log_path = None
+        jobs, self._jobs = self._jobs, []
+        self._shutdowns = [s for s in self._shutdowns if s.running]
+        self._shutdowns.append(KernelShutdown(
+            kernel, jobs, after=restart.thread if restart is not None else None,
+            wait_s=self.SHUTDOWN_WAIT_S).start())
+        self._learner_ran = False
         self._reset_readiness()
         self._set_state(DISCONNECTED)
 
@@ -334,41 +384,11 @@ class KernelSession(QObject):
         self._generation += 1
         self._cancel_jobs()
         self._reset_readiness()
+        self._learner_ran = False
         self._explanation = ""
         self._environment = {}
         self._escalate_timer.stop()
         self._set_state(state)
-
-    def _launch(self) -> None:
-        early, self._prelaunched = self._prelaunched, None
-        if early is not None and not early.alive():  # died before adoption: launch afresh
-            early.discard()
-            early = None
-        if early is not None:
-            try:
-                km = adopting_manager(early, autorestart=False)
-                kernels.configure_manager(km, self._choice.key)
-                adopt_connection(km, early)
-            except BaseException:  # no manager took it: it must not outlive the failure
-                early.discard()
-                raise
-            self._log_path = early.log_path
-        else:
-            from qtconsole.manager import QtKernelManager  # lazily: 0.3 s of imports
-
-            # autorestart off: death is shown, never silently restarted
-            km = QtKernelManager(autorestart=False)
-            kernels.configure_manager(km, self._choice.key)
-            self._log_path = kernels.kernel_log_path()
-        try:
-            with open(self._log_path, "ab") as log:  # used unless the early one is adopted
-                km.start_kernel(stdout=log, stderr=log)
-        finally:
-            if early is not None:  # failed before adopting: the manager owns its files now
-                early.discard(keep_files=True)
-        self.adopted_early = early is not None and early.adopted
-        self._km = km
-        self._bind(km.client())
 
     def discard_prelaunched(self) -> None:
         """Kill the early kernel process if no start adopted it (shutdown, switch)."""
@@ -376,15 +396,9 @@ class KernelSession(QObject):
         if early is not None:
             early.discard()
 
-    def _connect(self, connection_file: str) -> None:
-        from qtconsole.client import QtKernelClient
-
-        kc = QtKernelClient(connection_file=connection_file)
-        kc.load_connection_file()
-        self._bind(kc)
-
-    def _bind(self, kc) -> None:
-        self._kc = kc
+    def _bind(self, kernel: KernelHandle) -> None:
+        self._kernel = kernel
+        kc = kernel.client
         kc.start_channels()  # threaded client: channels exist only once started
         kc.shell_channel.message_received.connect(self._on_shell)
         kc.iopub_channel.message_received.connect(self._on_iopub)
@@ -393,16 +407,16 @@ class KernelSession(QObject):
             self._frontend.kernel_client = kc  # running channels: it asks for its prompt
 
     def _after_launch(self) -> None:
-        self._kc.hb_channel.unpause()
+        self._kernel.client.hb_channel.unpause()
         self._request_kernel_info()
         self._info_timer.start()
         self._start_timer.start()
-        if self._km is not None:
+        if self.owns_kernel:
             self._alive_timer.start()
 
     def _request_kernel_info(self) -> None:
-        if self._kc is not None and not self._info_ok:
-            self._kc.kernel_info()
+        if self._kernel is not None and not self._info_ok:
+            self._kernel.client.kernel_info()
 
     def _on_shell(self, msg: dict) -> None:
         if msg["header"]["msg_type"] != "kernel_info_reply" or self._info_ok:
@@ -482,18 +496,19 @@ class KernelSession(QObject):
             self.sig_interrupt_unanswered.emit()
 
     def _poll_alive(self) -> None:
-        if self._km is None or self._state in (DEAD, DISCONNECTED, RESTARTING):
+        km = self.manager
+        if km is None or self._state in (DEAD, DISCONNECTED, RESTARTING):
             return
-        if self._km.is_alive():
+        if km.is_alive():
             return
-        process = getattr(self._km.provisioner, "process", None)
+        process = getattr(km.provisioner, "process", None)
         returncode = process.returncode if process is not None else None
-        self._die(death_explanation(returncode, log_excerpt(self._log_path)))
+        self._die(death_explanation(returncode, log_excerpt(self.log_path)))
 
     def _on_heartbeat_failed(self, since_last_heartbeat: float) -> None:
         # An own kernel is judged by its process (a busy kernel can miss beats on a
         # loaded machine); a connected one only has the heartbeat.
-        if self._km is not None or self._state in (DEAD, DISCONNECTED, RESTARTING):
+        if self.owns_kernel or self._state in (DEAD, DISCONNECTED, RESTARTING):
             return
         self._die(self.tr("The connected kernel has not answered its heartbeat for {0:.0f} s: "
                           "it has died or the connection is lost.").format(since_last_heartbeat))
@@ -509,15 +524,15 @@ class KernelSession(QObject):
         for timer in (self._alive_timer, self._info_timer, self._start_timer,
                       self._escalate_timer):
             timer.stop()
-        if self._kc is not None:
-            self._kc.hb_channel.pause()  # no stream of "kernel died" warnings
+        if self._kernel is not None:
+            self._kernel.client.hb_channel.pause()  # no stream of "kernel died" warnings
         self._ready = False
         self._explanation = explanation
         self._set_state(DEAD)
         self.sig_died.emit(explanation)
 
     def _tail_suffix(self) -> str:
-        text = log_excerpt(self._log_path)
+        text = log_excerpt(self.log_path)
         return ("\n" + self.tr("Last lines it wrote:") + "\n" + text) if text.strip() else ""
 
     def _set_state(self, state: str) -> None:
@@ -526,23 +541,5 @@ class KernelSession(QObject):
             self.sig_state_changed.emit(state)
 
 
-def _kill_process_group(pgid: int | None) -> None:
-    """SIGKILL what is left of an exited kernel's process group (jupyter_client starts
-    kernels in a new session, so the group is the kernel's own)."""
-    if pgid and hasattr(os, "killpg"):
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except OSError:  # nothing left: the usual case
-            pass
-
-
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-
-
-def _remove(path: Path | None) -> None:
-    if path is not None:
-        try:
-            Path(path).unlink(missing_ok=True)
-        except OSError:
-            pass

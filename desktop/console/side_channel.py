@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from question_db import kernels
 from question_db.checks.runner import KernelCheckRunner
 
 # work(runner, progress) -> result; progress(obj) streams partial results.
@@ -76,6 +77,7 @@ class SideChannelJob(QObject):
             self.sig_finished.emit(result)
         finally:
             client.stop_channels()
+            kernels.close_thread_event_loop()
 
 
 class _Cancellable:

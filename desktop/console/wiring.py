@@ -27,9 +27,11 @@ class ConsoleParts:
     trust: PackTrustGate
 
     def shutdown(self) -> None:
-        """Idempotent: stop a running check, then the kernel (no process left behind)."""
-        self.checks.shutdown()
+        """Idempotent and bounded (a few seconds at most): stop a running check, then the
+        kernel; no process, thread or file left behind."""
+        self.checks.cancel()  # its worker stops while the kernel goes
         self.dock.shutdown()
+        self.checks.shutdown()
 
 
 # First launch: the console takes this share of the window's height, so the library and a

@@ -248,53 +248,57 @@ class KernelCheckRunner:
 # --- a private kernel for headless runs -------------------------------------------------
 
 def start_kernel(kernel_name: str = kernels.APP_KERNEL, *, startup_timeout: float = 60.0):
-    """Start a fresh kernel; return (manager, blocking client, stderr log path)."""
-    from jupyter_client import KernelManager
-
-    km = KernelManager()
-    kernels.configure_manager(km, kernel_name)
-    log_path = kernels.kernel_log_path()
-    log = open(log_path, "wb")
-    try:
-        km.start_kernel(stdout=log, stderr=log)
-    finally:
-        log.close()  # the child keeps its own descriptor
+    """Start a fresh kernel (``APP_KERNEL`` or an installed kernelspec's name), or connect to
+    a running one (``connect:/path/kernel-123.json``); return (manager or None, blocking
+    client, stderr log path or None). ``shutdown_kernel`` undoes all of it."""
+    if kernel_name.startswith(kernels.CONNECT_PREFIX):
+        kc = kernels.connect_client(kernel_name[len(kernels.CONNECT_PREFIX):])
+        kc.start_channels()
+        try:
+            kc.wait_for_ready(timeout=startup_timeout)
+        except RuntimeError:
+            shutdown_kernel(None, kc)
+            raise KernelUnresponsive(f"the kernel at {kernel_name} does not answer")
+        return None, kc, None
+    km, log_path = kernels.start_managed_kernel(kernel_name)
     kc = km.client()
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=startup_timeout)
     except RuntimeError:
-        shutdown_kernel(km, kc)
-        raise KernelUnresponsive("the kernel did not start:\n" + kernels.tail(log_path))
+        why = kernels.tail(log_path)
+        shutdown_kernel(km, kc, log_path)
+        raise KernelUnresponsive("the kernel did not start:\n" + why)
     return km, kc, log_path
 
 
-def shutdown_kernel(km, kc, *, timeout: float = 5.0) -> None:
-    """Idempotent, bounded shutdown: ask, stop channels, wait, then kill."""
+def shutdown_kernel(km, kc, log_path: Path | None = None) -> None:
+    """Idempotent, bounded shutdown (``kernels.shutdown_kernel``), then the log goes too; a
+    kernel we only connected to keeps running."""
     try:
-        if kc is not None:
-            kc.stop_channels()
+        kernels.shutdown_kernel(km, kc)
     finally:
-        if km is not None and km.has_kernel:
-            try:
-                km.shutdown_kernel(now=False, restart=False)
-            except Exception:
-                km.shutdown_kernel(now=True)
-        if km is not None:
-            km.cleanup_resources()
+        kernels.remove_file(log_path)
+
+
+def interrupter(km, kc) -> Callable[[], None]:
+    """How to interrupt: a signal for our own kernel, a control message for a connected one."""
+    if km is not None:
+        return km.interrupt_kernel
+    return lambda: kc.control_channel.send(kc.session.msg("interrupt_request", content={}))
 
 
 def run_in_fresh_kernel(question: Question, source: str, *, device: str = "auto",
                         include_slow: bool = False,
                         kernel_name: str = kernels.APP_KERNEL) -> CheckReport:
-    """Headless: start a kernel, define the solution, run the suite, shut down."""
-    km, kc, _ = start_kernel(kernel_name)
+    """Headless: start a kernel (or connect), define the solution, run the suite, shut down."""
+    km, kc, log_path = start_kernel(kernel_name)
     try:
-        runner = KernelCheckRunner(kc, km.interrupt_kernel)
+        runner = KernelCheckRunner(kc, interrupter(km, kc))
         return runner.run_suite(question, source, device=device, include_slow=include_slow,
                                 define=True)
     finally:
-        shutdown_kernel(km, kc)
+        shutdown_kernel(km, kc, log_path)
 
 
 def format_report(report: CheckReport) -> str:
