@@ -58,7 +58,11 @@ _PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
 # The learner's namespace gets no new names; a broken torch is reported by the probe.
 _PRELOAD_CELL = """def _examdesk_preload():
     try:
-        __import__('torch')
+        torch = __import__('torch')
+        # Without a GPU, Triton kernels can only run in its interpreter, and the switch
+        # must be set before triton is first imported (by the learner or by torch.compile).
+        if not torch.cuda.is_available() and 'triton' not in __import__('sys').modules:
+            __import__('os').environ.setdefault('TRITON_INTERPRET', '1')
     except Exception:
         pass
 __import__('threading').Thread(target=_examdesk_preload, name='examdesk-preload-torch',
