@@ -1,23 +1,17 @@
-"""WRONG (GPT-NeoX rotate-half pairing (i, i + d_k/2) instead of interleaved pairs (2i, 2i+1)).
+"""001/29, a correct solution with the rotate-half pairing (GPT-NeoX / Hugging Face Llama).
 
-Multi-head self-attention with rotary position embedding (RoPE), complex form.
-
-Contract (001/29):
-- ``RoPEMultiHeadAttention(d_model, h, max_len=2048)``; ``forward(x, mask=None)``
-  maps x (batch, seq, d_model) to the same shape, seq <= max_len.
-- ``mask`` is a bool or 0/1 integer tensor broadcastable to (batch, h, seq, seq):
-  1/True = attend, 0/False = masked (the key gets zero weight).
-- ``w_q``, ``w_k``, ``w_v``, ``w_o`` are ``nn.Linear(d_model, d_model)`` with bias.
-- RoPE on q and k of every head: the pair (x_2i, x_2i+1) is read as the complex
-  number x_2i + i*x_2i+1 and multiplied by e^{i*pos*theta_i},
-  theta_i = 10000^(-2i/d_k); scores are scaled by 1/sqrt(d_k); softmax over keys.
+Same module as the reference except for the RoPE pairing: in every head the pair
+(x_i, x_{i + d_k/2}) is read as the complex number x_i + i*x_{i + d_k/2} and multiplied by
+e^{i*pos*theta_i}, theta_i = 10000^(-2i/d_k). Both pairings are complex rotations of pairs of
+dimensions, so scores depend only on the offset m - n either way; with the same weights the
+two give different outputs, since the pairs differ (a fixed permutation of the q and k
+projections' output rows, bias entries included, maps one onto the other: Hugging Face's
+Llama weight conversion permutes Meta's wq and wk this way).
 """
 import math
 
 import torch
 import torch.nn as nn
-
-EXPECTED_FAIL = ["reference_agreement"]
 
 
 class RoPEMultiHeadAttention(nn.Module):
