@@ -161,16 +161,17 @@ def test_param_trace_orientation_bias_and_order():
             self.w_in = nn.Parameter(torch.randn(4, 6))   # used as x @ w_in: (in, out)
             self.b_in = nn.Parameter(torch.randn(6))
             self.lin = nn.Linear(6, 4)                    # (out, in)
+            self.w_out = nn.Parameter(torch.randn(3, 4))  # used as x @ w_out.T: (out, in)
 
         def forward(self, x):
-            return self.lin(torch.relu(x @ self.w_in + self.b_in))
+            return self.lin(torch.relu(x @ self.w_in + self.b_in)) @ self.w_out.T
 
     m = Raw()
     params = dict(m.named_parameters())
     trace = layouts.ParamTrace(params)
     with trace:
         m(torch.randn(2, 4))
-    assert trace.stored_in_out == {"w_in": True, "lin.weight": False}
+    assert trace.stored_in_out == {"w_in": True, "lin.weight": False, "w_out": False}
     assert trace.bias_of == {"w_in": "b_in", "lin.weight": "lin.bias"}
     assert trace.first["w_in"] < trace.first["lin.weight"]
     assert [kind for _, kind, _ in trace.events] == ["relu"]
@@ -190,3 +191,17 @@ def test_bank_lists_correct_solutions(pack_copy):
     bundled = load_bank().question("001/29").code
     assert [p.name for p in bundled.correct][:2] == ["q29_correct_rotate_half.py",
                                                      "q29_correct_fused_qkv_nobias.py"]
+
+
+def test_a_kept_sdpa_reference_stays_observable():
+    """A layer built inside a tap may keep F.scaled_dot_product_attention as an attribute:
+    later taps still see its calls, and outside a tap it just computes."""
+    ns = {"__name__": "learner"}
+    with layouts.AttentionTap(ns, record=False):
+        kept = F.scaled_dot_product_attention
+    q = torch.randn(1, 2, 3, 4)
+    assert torch.allclose(kept(q, q, q), layouts._SDPA(q, q, q))
+    with layouts.AttentionTap(ns) as tap:
+        kept(q, q, q, is_causal=True)
+    assert [c["entry"] for c in tap.calls] == ["scaled_dot_product_attention"]
+    assert F.scaled_dot_product_attention is layouts._SDPA

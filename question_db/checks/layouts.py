@@ -238,6 +238,37 @@ def flash_attn_kind() -> str:
     return "stand-in" if getattr(fa, "__examdesk_standin__", False) else "real"
 
 
+_ACTIVE: list = []       # the taps now active, innermost last
+_PATCHED: list = []      # (owner, attribute, original, is_dict) while any tap is active
+_SDPA = F.scaled_dot_product_attention  # the original, captured when this module loads
+
+
+def _observe_all(entry, q, k, v, causal, scale, attn_mask=None):
+    for tap in list(_ACTIVE):
+        tap._observe(entry, q, k, v, causal, scale, attn_mask)
+
+
+def _current_route():
+    return next((tap.route for tap in reversed(_ACTIVE) if tap.route is not None), None)
+
+
+@functools.wraps(_SDPA)
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, **kwargs):
+    """F.scaled_dot_product_attention as the learner's code sees it while a tap is active (and
+    afterwards, if a layer kept a reference): reports the call, routes it if asked."""
+    if _ACTIVE and query.dim() == 4:
+        s = scale if scale is not None else 1.0 / math.sqrt(query.shape[-1])
+        q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+        _observe_all("scaled_dot_product_attention", q, k, v, is_causal, s, attn_mask)
+        route = _current_route()
+        if route is not None:
+            return route(q, k, v, causal=is_causal, softmax_scale=s,
+                         attn_mask=attn_mask).transpose(1, 2)
+    return _SDPA(query, key, value, attn_mask=attn_mask, dropout_p=dropout_p,
+                 is_causal=is_causal, scale=scale, **kwargs)
+
+
 class AttentionTap:
     """See (and optionally route) every attention call while active.
 
@@ -245,20 +276,20 @@ class AttentionTap:
     ``q``/``k``/``v`` in (batch, seq, heads, head_dim) (detached clones when ``record``),
     ``causal``, ``scale``, ``attn_mask`` (SDPA only) and ``flops`` (forward matmul FLOPs of the
     dense attention: 2·b·h·sq·sk·(d_qk + d_v)). ``route(q, k, v, causal=, softmax_scale=,
-    window_size=, attn_mask=)`` replaces the computation (``math_attention``).
+    window_size=, attn_mask=)`` replaces the computation (``math_attention``); taps nest.
 
-    The stand-in reports calls through its hooks, so any alias the learner made works; the
-    real flash_attn package and SDPA are wrapped where the learner's code can reach them:
-    module attributes and names in the learner's namespace (also class attributes).
+    The stand-in reports calls through its hooks, so any alias the learner made works. The
+    real flash_attn package and SDPA are replaced, while a tap is active, where the learner's
+    code can reach them (module attributes, names in the learner's namespace, class
+    attributes) by functions that report to the active taps: the stand-in's entry points
+    (which then run the real kernel) and ``scaled_dot_product_attention`` above. A layer built
+    inside a tap may keep those functions; outside a tap they just compute.
     """
 
     def __init__(self, namespace: dict, *, record: bool = True, route=None, on_call=None):
         self.ns, self.record, self.route, self.on_call = namespace, record, route, on_call
         self.calls: list = []
-        self._patched: list = []
-        self._standin = None
 
-    # -- recording --------------------------------------------------------------------
     def _observe(self, entry, q, k, v, causal, scale, attn_mask=None):
         sq, sk = q.shape[1], k.shape[1]
         info = {"entry": entry, "causal": bool(causal), "scale": float(scale),
@@ -270,85 +301,76 @@ class AttentionTap:
         if self.on_call is not None:
             self.on_call(info)
 
-    # -- patching ---------------------------------------------------------------------
-    def _patch(self, owner, attr, original, replacement, is_dict=False):
-        if is_dict:
-            owner[attr] = replacement
-        else:
-            setattr(owner, attr, replacement)
-        self._patched.append((owner, attr, original, is_dict))
-
-    def _patch_everywhere(self, originals: dict, modules) -> None:
+    @staticmethod
+    def _patch_everywhere(replacements: dict, modules, namespace: dict) -> None:
         """Replace each original function (by identity) in modules, namespace and classes."""
-        by_id = {id(f): r for f, r in originals.values()}
+        by_id = {id(orig): new for orig, new in replacements.items()}
+
+        def patch(owner, attr, original, new, is_dict=False):
+            if is_dict:
+                owner[attr] = new
+            else:
+                setattr(owner, attr, new)
+            _PATCHED.append((owner, attr, original, is_dict))
+
         for mod in modules:
             for attr, val in list(vars(mod).items()):
                 if id(val) in by_id:
-                    self._patch(mod, attr, val, by_id[id(val)])
-        for attr, val in list(self.ns.items()):
+                    patch(mod, attr, val, by_id[id(val)])
+        for attr, val in list(namespace.items()):
             if id(val) in by_id:
-                self._patch(self.ns, attr, val, by_id[id(val)], is_dict=True)
-            elif isinstance(val, type) and getattr(val, "__module__", "") == self.ns.get(
+                patch(namespace, attr, val, by_id[id(val)], is_dict=True)
+            elif isinstance(val, type) and getattr(val, "__module__", "") == namespace.get(
                     "__name__", object()):
                 for cattr, cval in list(vars(val).items()):
                     func = cval.__func__ if isinstance(cval, staticmethod) else cval
                     if id(func) in by_id:
-                        self._patch(val, cattr, cval, staticmethod(by_id[id(func)]))
+                        patch(val, cattr, cval, staticmethod(by_id[id(func)]))
 
     def __enter__(self):
-        fa = sys.modules.get("flash_attn")
+        first = not _ACTIVE
+        _ACTIVE.append(self)
         standin = _standin()
+        if first:
+            fa = sys.modules.get("flash_attn")
+            # Not inside the stand-in: its own SDPA call is no call of the learner's.
+            self._patch_everywhere({_SDPA: scaled_dot_product_attention},
+                                   [torch.nn.functional], self.ns)
+            if standin is not None:
+                standin.OBSERVERS.append(_observe_all)
+                standin.BACKEND = None  # the stand-in's own SDPA path, unless a real one:
+                if fa is not None and not getattr(fa, "__examdesk_standin__", False):
+                    # The real package: its entry points become the stand-in's, which report
+                    # the call and then run the real flash_attn_func (or the route).
+                    standin.BACKEND = getattr(fa, "flash_attn_func", None)
+                    entries = {getattr(fa, e): getattr(standin, e) for e in standin.ENTRY_POINTS
+                               if getattr(fa, e, None) is not None}
+                    modules = [m for n, m in list(sys.modules.items())
+                               if (n == "flash_attn" or n.startswith("flash_attn."))
+                               and m is not None]
+                    self._patch_everywhere(entries, modules, self.ns)
+        elif self.ns is not _ACTIVE[0].ns:
+            self._patch_everywhere({_SDPA: scaled_dot_product_attention}, [], self.ns)
         if standin is not None:
-            self._standin = standin
-            standin.OBSERVERS.append(self._observe)
-            self._saved_route, self._saved_backend = standin.ROUTE, standin.BACKEND
-            if self.route is not None:
-                standin.ROUTE = self.route
-        if fa is not None and not getattr(fa, "__examdesk_standin__", False) and standin:
-            # The real package: its entry points are replaced by the stand-in's, which report
-            # the call and then run the real flash_attn_func (or the route).
-            standin.BACKEND = getattr(fa, "flash_attn_func", None)
-            originals = {}
-            for entry in standin.ENTRY_POINTS:
-                orig = getattr(fa, entry, None)
-                if orig is not None:
-                    originals[entry] = (orig, getattr(standin, entry))
-            mods = [m for n, m in list(sys.modules.items())
-                    if (n == "flash_attn" or n.startswith("flash_attn.")) and m is not None]
-            self._patch_everywhere(originals, mods)
-        sdpa = F.scaled_dot_product_attention
-        self._sdpa = sdpa
-        tap = self
-
-        @functools.wraps(sdpa)
-        def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
-                                         is_causal=False, scale=None, **kwargs):
-            s = scale if scale is not None else 1.0 / math.sqrt(query.shape[-1])
-            if query.dim() == 4:
-                q, k, v = (t.transpose(1, 2) for t in (query, key, value))
-                tap._observe("scaled_dot_product_attention", q, k, v, is_causal, s, attn_mask)
-                if tap.route is not None:
-                    mask = attn_mask
-                    return tap.route(q, k, v, causal=is_causal, softmax_scale=s,
-                                     attn_mask=mask).transpose(1, 2)
-            return sdpa(query, key, value, attn_mask=attn_mask, dropout_p=dropout_p,
-                        is_causal=is_causal, scale=scale, **kwargs)
-
-        self._patch_everywhere({"sdpa": (sdpa, scaled_dot_product_attention)},
-                               [torch.nn.functional])
+            standin.ROUTE = _current_route()
         return self
 
     def __exit__(self, *exc):
-        for owner, attr, original, is_dict in reversed(self._patched):
-            if is_dict:
-                owner[attr] = original
-            else:
-                setattr(owner, attr, original)
-        self._patched.clear()
-        if self._standin is not None:
-            if self._observe in self._standin.OBSERVERS:
-                self._standin.OBSERVERS.remove(self._observe)
-            self._standin.ROUTE, self._standin.BACKEND = self._saved_route, self._saved_backend
+        _ACTIVE.remove(self)
+        standin = _standin()
+        if not _ACTIVE:
+            for owner, attr, original, is_dict in reversed(_PATCHED):
+                if is_dict:
+                    owner[attr] = original
+                else:
+                    setattr(owner, attr, original)
+            _PATCHED.clear()
+            if standin is not None and _observe_all in standin.OBSERVERS:
+                standin.OBSERVERS.remove(_observe_all)
+            # BACKEND stays: a layer built inside a tap may keep the stand-in's entry
+            # points, and they should go on running the real kernel.
+        if standin is not None:
+            standin.ROUTE = _current_route()
         return False
 
 

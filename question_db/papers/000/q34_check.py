@@ -61,16 +61,18 @@ def _build(ctx, dim, n_heads, *, checkpoint=False, seed=0, dtype=torch.float32):
     (a complex64 freqs_cis) keep their dtype, unlike ``Module.to(dtype)``.
     """
     torch.manual_seed(seed)
+    cls = ctx.get(LAYER)
     try:
-        layer = ctx.get(LAYER)(dim, n_heads, checkpoint=checkpoint)
-    except CheckFailed:
-        raise
+        # Built inside a tap, so that a layer keeping the attention function as an
+        # attribute (self.attn_fn = flash_attn_func) keeps one the checks can observe.
+        with AttentionTap(ctx.ns, record=False):
+            layer = cls(dim, n_heads, checkpoint=checkpoint)
     except Exception as exc:
         raise CheckFailed(f"{LAYER}({dim}, {n_heads}, checkpoint={checkpoint}) raised "
                           f"{type(exc).__name__}: {exc}")
     with torch.no_grad():
         for p in layer.parameters():
-            if p.dim() == 1:
+            if p.dim() == 1 and p.requires_grad:
                 p.uniform_(0.5, 1.5)
     return cast_floating_(layer, dtype, ctx.device)
 
@@ -157,7 +159,8 @@ class _Recognition:
 
     def describe(self, cfg=None) -> str:
         cfg = cfg or self.config or (self.options[0] if self.options else {})
-        norms = "/".join(leaf_name(n) if n else "(no weight)" for n in self.norms)
+        norms = "/".join((n.rsplit(".", 1)[0] if "." in n else n) if n else "(no weight)"
+                         for n in self.norms)
         eps = ", ".join(f"{e:g}" for e in dict.fromkeys(self.eps))
         parts = [f"norms: {self.norm_kind[0]} {norms} (eps {eps})",
                  f"projections: {self.proj.describe(cfg.get('packing'))}",
@@ -204,7 +207,7 @@ def _norm_eps(layer, pname):
 
 def _discover(ctx, d=64, h=4):
     layer = _build(ctx, d, h).eval()
-    params = dict(layer.named_parameters())
+    params = {n: p for n, p in layer.named_parameters() if p.requires_grad}  # not tables
     trace = ParamTrace(params)
     torch.manual_seed(11)
     x = torch.randn(2, 5, d, device=ctx.device)
@@ -460,14 +463,49 @@ def low_precision(ctx):
             bad = int((~torch.isfinite(y)).sum())
             ctx.expect(bad == 0, f"{bad} non-finite output element(s) in {_name(dt)} for "
                        f"{label} input (mean of squares must be taken in fp32)")
-        with torch.no_grad():
-            y = layer(x)
-        want, wide = _oracle(ctx, layer, x)
-        done[_name(dt)] = {**_close(ctx, y, want, dt, f"{_name(dt)} output vs the same layer "
-                                                      f"in {_name(wide)}"),
-                           "oracle": _name(wide)}
+        for label, inp in [("randn", x), ("300·randn", 300 * x)]:
+            with torch.no_grad():
+                y = layer(inp)
+            want, wide = _oracle(ctx, layer, inp)
+            done[f"{_name(dt)} {label}"] = {
+                **_close(ctx, y, want, dt, f"{_name(dt)} output for {label} input vs the same "
+                                           f"layer in {_name(wide)} (statistics in fp32?)"),
+                "oracle": _name(wide)}
     ctx.expect(bool(done), "neither bf16 nor fp16 matmul runs on this device")
+    done["norms fp16, |x| ≈ 300"] = _norm_probe(ctx)
     return {"errors": done}
+
+
+def _norm_probe(ctx):
+    """The recognised RMSNorm modules on fp16 input of magnitude 300, whose x² overflows
+    fp16: the output must still equal RMSNorm computed in float64 (statistics in fp32).
+    Through the whole layer the residual (300) would hide the sublayers' fp16 rounding."""
+    try:
+        rec = _recognise(ctx)
+    except CheckFailed:
+        return "skipped: layout not recognised (see matches_reference)"
+    layer = _build(ctx, 64, 4, dtype=torch.float16).eval()
+    torch.manual_seed(14)
+    x = (300 * torch.randn(2, 5, 64, device=ctx.device)).half()
+    probed = {}
+    for name, eps in zip(rec.norms, rec.eps):
+        if not name or "." not in name:
+            continue  # a weight of the layer itself: no separate module to call
+        module = layer.get_submodule(name.rsplit(".", 1)[0])
+        try:
+            with torch.no_grad():
+                y = module(x)
+        except Exception:
+            continue  # not callable on its own (a module that needs more arguments)
+        if not isinstance(y, torch.Tensor) or y.shape != x.shape:
+            continue
+        w = dict(layer.named_parameters())[name].detach().double().cpu()
+        xd = x.double().cpu()
+        want = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + eps) * w
+        probed[name] = _close(ctx, y, want, torch.float16,
+                              f"{name.rsplit('.', 1)[0]} on fp16 input of magnitude 300 (x² "
+                              "overflows fp16: take the mean of squares in fp32)")
+    return probed or "no separate norm module to call"
 
 
 @check("causal", "changing token t leaves outputs before t unchanged and changes every output "
@@ -538,7 +576,7 @@ def rope_relative(ctx):
 def pre_norm(ctx):
     for dt in _dtypes(ctx):
         layer = _build(ctx, 32, 4, dtype=dt).eval()
-        mats = [p for p in layer.parameters() if p.dim() >= 2]
+        mats = [p for p in layer.parameters() if p.dim() >= 2 and p.requires_grad]
         ctx.expect(bool(mats), "the layer has no weight matrices (parameters with 2+ dims)")
         with torch.no_grad():
             for p in mats:

@@ -34,13 +34,14 @@ def _make(ctx, d_model, h, seed=0, dtype=torch.float32, **kw):
     cls = ctx.get(CLS)
     torch.manual_seed(seed)
     try:
-        m = cls(d_model, h, **kw)
+        with AttentionTap(ctx.ns, record=False):  # a kept F.scaled_dot_product_attention
+            m = cls(d_model, h, **kw)              # stays observable
     except Exception as exc:
         raise CheckFailed(f"{CLS}({d_model}, {h}{''.join(f', {k}={v}' for k, v in kw.items())}) "
                           f"raised {type(exc).__name__}: {exc}")
     with torch.no_grad():  # biases off zero, so ignoring one shows
         for p in m.parameters():
-            if p.dim() == 1:
+            if p.dim() == 1 and p.requires_grad:
                 p.uniform_(-0.5, 0.5)
     return cast_floating_(m, dtype, ctx.device).eval()
 
@@ -99,7 +100,7 @@ class _Recognition:
 
 def _discover(ctx, d=32, h=4):
     m = _make(ctx, d, h)
-    params = dict(m.named_parameters())
+    params = {n: p for n, p in m.named_parameters() if p.requires_grad}  # not tables
     trace = ParamTrace(params)
     x = torch.randn(2, 5, d, device=ctx.device)
     with AttentionTap(ctx.ns, record=False,

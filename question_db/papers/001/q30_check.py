@@ -155,11 +155,15 @@ def optimizer_tensors(opt, params):
 def prepare_torch():
     import torch
     import torch.distributed  # noqa: F401
-    import torch.distributed.optim  # noqa: F401  (ZeroRedundancyOptimizer, if used)
     torch.set_num_threads(1)
-    if os.environ.get("EXAMDESK_IMPORT_DYNAMO"):
-        # torch.optim.Adam.step imports torch._dynamo on its first call, whatever the cache
-        # below says: import it once here, before forking, rather than in every rank.
+    # Imports the solutions will need, done once here before forking rather than in every
+    # rank (the parent guesses them from the source text; a speed-up only):
+    # torch.distributed.optim (ZeroRedundancyOptimizer, ~2 s), and torch._dynamo, which
+    # torch.optim.Adam.step imports on its first call whatever the cache below says.
+    preload = os.environ.get("EXAMDESK_PRELOAD", "").split(",")
+    if "dist_optim" in preload:
+        import torch.distributed.optim  # noqa: F401
+    if "dynamo" in preload:
         import torch._dynamo  # noqa: F401
     # Optimizer methods and the functional optimizers (torch.optim.adam.adam, ...) are
     # wrapped by torch._disable_dynamo, whose first call imports torch._dynamo (seconds of
@@ -390,9 +394,13 @@ def _run_all(sources: list) -> list:
         (tmp / "worker.py").write_text(WORKER, encoding="utf-8")
         env = dict(os.environ, OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="",
                    PYTHONDONTWRITEBYTECODE="1", PYTHONWARNINGS="ignore")
-        if any(re.search(r"optim\.[A-Z]\w+|ZeroRedundancyOptimizer|optimizer_cls|"
-                         r"optimizer_class", source) for source in sources):
-            env["EXAMDESK_IMPORT_DYNAMO"] = "1"  # a speed-up only: see prepare_torch
+        text = "\n".join(sources)
+        env["EXAMDESK_PRELOAD"] = ",".join(  # a speed-up only: see prepare_torch
+            name for name, pattern in (
+                ("dynamo", r"optim\.[A-Z]\w+|ZeroRedundancyOptimizer|optimizer_cls|"
+                           r"optimizer_class"),
+                ("dist_optim", r"ZeroRedundancyOptimizer|distributed\.optim"))
+            if re.search(pattern, text))
         kwargs = ({"start_new_session": True} if os.name == "posix" else
                   {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP})
         jobs = [[f"{sol}:{ws}:{rank}" for ws in WORLD_SIZES for rank in range(ws)]
