@@ -77,7 +77,8 @@ def test_wrong_solution_fails_its_property_inprocess(q, path):
 @pytest.mark.parametrize("qid,name,fragment", [
     ("000/34", "q34_correct_meta.py", "SwiGLU (gate w1, up w3, down w2, hidden 256)"),
     ("000/34", "q34_correct_flash_mha.py", "fused qkv (Wqkv, [q | k | v] blocks), with bias"),
-    ("000/34", "q34_correct_litgpt.py", "per head [q_h k_h v_h]"),
+    ("000/34", "q34_correct_litgpt.py", "per k/v group [q_1..q_r k v]), no bias, grouped-query"),
+    ("000/34", "q34_correct_neox.py", "per head [q_h k_h v_h]), with bias"),
     ("000/34", "q34_correct_hf.py", "rotate-half pairs"),
     ("000/34", "q34_correct_functional.py", "q + fused kv (w_kv"),
     ("001/29", "q29_correct_fused_qkv_nobias.py", "fused qkv (qkv, [q | k | v] blocks), no bias"),

@@ -16,7 +16,6 @@ Sent as source into the kernel like harness.py (stdlib + torch only) and importa
 from __future__ import annotations
 
 import functools
-import inspect
 import math
 import re
 import sys
@@ -444,55 +443,67 @@ def name_roles(matrices: list, patterns: dict) -> dict | None:
 class Projections:
     """How q, k, v come out of the matrices used before attention.
 
-    ``kind``: "separate" (q, k, v), "fused" (one (3·d, d) weight, ``packing`` in PACKINGS) or
-    "q+kv" (q and one (2·d, d) weight, ``packing`` in KV_PACKINGS). ``options`` lists the
-    packings still to try against the reference.
+    ``kind``: "separate" (q, k, v), "fused" (one (d + 2·d_kv, d) weight, ``packing`` in
+    PACKINGS or "groups") or "q+kv" (q and one (2·d_kv, d) weight, ``packing`` in
+    KV_PACKINGS). d_kv < d is grouped-query attention (k/v heads shared by groups of query
+    heads, as flash_attn and repeat_kv do). ``options`` lists the packings still to try.
     """
 
-    def __init__(self, kind, mats: dict, options: list, named: bool):
+    def __init__(self, kind, mats: dict, options: list, named: bool, d: int, d_kv: int):
         self.kind, self.mats, self.options, self.named = kind, mats, options, named
+        self.gqa = d_kv != d
+        self.kv_fraction = d_kv / d
 
     def describe(self, packing=None) -> str:
         biased = [m for m in self.mats.values() if m.bias]
         bias = ("with bias" if len(biased) == len(self.mats) else
                 "no bias" if not biased else f"bias on {', '.join(m.name for m in biased)}")
+        gqa = f", grouped-query (k/v heads = {self.kv_fraction:g}·n_heads)" if self.gqa else ""
         if self.kind == "separate":
             names = "/".join(leaf_name(self.mats[r].name) for r in "qkv")
-            return f"separate q, k, v ({names}), {bias}"
-        what = PACKINGS.get(packing) or KV_PACKINGS.get(packing) or "packing undetermined"
+            return f"separate q, k, v ({names}), {bias}{gqa}"
+        what = (PACKINGS.get(packing) or KV_PACKINGS.get(packing) or
+                ("per k/v group [q_1..q_r k v]" if packing == "groups" else
+                 "packing undetermined"))
         fused = self.mats["qkv" if self.kind == "fused" else "kv"]
         label = "fused qkv" if self.kind == "fused" else "q + fused kv"
-        return f"{label} ({leaf_name(fused.name)}, {what}), {bias}"
+        return f"{label} ({leaf_name(fused.name)}, {what}), {bias}{gqa}"
 
     def qkv(self, x: torch.Tensor, params: dict, packing, n_heads: int):
-        """q, k, v (b, s, h, hd) in float64 from the learner's weights; x (b, s, d) float64."""
+        """q (b, s, h, hd), k and v (b, s, h_kv, hd) in float64 from the learner's weights;
+        x (b, s, d) float64."""
         def lin(m):
             return F.linear(x, m.weight(params), m.bias_value(params))
 
-        b, s, _ = x.shape
+        b, s, d = x.shape
+        hd = d // n_heads
         if self.kind == "separate":
             q, k, v = (lin(self.mats[r]) for r in "qkv")
         elif self.kind == "fused":
             y = lin(self.mats["qkv"])
-            d = y.shape[-1] // 3
+            d_kv = (y.shape[-1] - d) // 2
+            n_kv = d_kv // hd
             if packing == "three h d":
-                q, k, v = y.split(d, dim=-1)
-            else:
-                q, k, v = (t.reshape(b, s, d) for t in
-                           y.view(b, s, n_heads, 3, d // n_heads).unbind(3))
+                q, k, v = y.split((d, d_kv, d_kv), dim=-1)
+            elif packing == "h three d":
+                q, k, v = (t.reshape(b, s, d) for t in y.view(b, s, n_heads, 3, hd).unbind(3))
+            else:  # "groups": per k/v head, its r query heads, then k, then v (litgpt)
+                r = n_heads // n_kv
+                g = y.view(b, s, n_kv, r + 2, hd)
+                q, k, v = g[..., :r, :], g[..., r, :], g[..., r + 1, :]
         else:
             q = lin(self.mats["q"])
             kv = lin(self.mats["kv"])
-            d = kv.shape[-1] // 2
+            d_kv = kv.shape[-1] // 2
             if packing == "two h d":
-                k, v = kv.split(d, dim=-1)
+                k, v = kv.split(d_kv, dim=-1)
             else:
-                k, v = (t.reshape(b, s, d) for t in
-                        kv.view(b, s, n_heads, 2, d // n_heads).unbind(3))
-        return tuple(t.reshape(b, s, n_heads, -1) for t in (q, k, v))
+                k, v = kv.view(b, s, d_kv // hd, 2, hd).unbind(3)
+        return tuple(t.reshape(b, s, -1, hd) for t in (q, k, v))
 
     def rows(self, role: str, packing, d: int, n_heads: int):
-        """(matrix, logical output rows) holding role q, k or v, in (head, head_dim) order."""
+        """(matrix, logical output rows) holding role q, k or v, in (head, head_dim) order
+        (multi-head layouts: the probes that set weights by role use d_kv = d)."""
         hd = d // n_heads
         if self.kind == "separate" or (self.kind == "q+kv" and role == "q"):
             return self.mats[role], torch.arange(d)
@@ -509,30 +520,48 @@ class Projections:
                                  + torch.arange(hd)[None, :]).reshape(-1)
 
 
-def split_projections(pre: list, d: int) -> Projections:
+def split_projections(pre: list, d: int, n_heads: int) -> Projections:
     """Map the matrices used before attention (sorted by first use) onto q, k, v.
 
+    Multi-head (k/v as wide as q) or grouped-query (k/v heads fewer, dividing n_heads).
     Raises ValueError with what was found when no known layout fits.
     """
+    hd = d // n_heads
     shapes = ", ".join(repr(m) for m in pre) or "none"
+
+    def kv_width(w):
+        return w if w > 0 and w % hd == 0 and n_heads % (w // hd) == 0 else None
+
     if any(m.inp != d for m in pre):
         raise ValueError(f"matrices used before attention must take the model dimension {d} "
                          f"as input; found {shapes}")
-    if len(pre) == 1 and pre[0].out == 3 * d:
-        return Projections("fused", {"qkv": pre[0]}, list(PACKINGS), named=False)
+    if len(pre) == 1 and pre[0].out > d and (pre[0].out - d) % 2 == 0 and \
+            kv_width((pre[0].out - d) // 2):
+        d_kv = (pre[0].out - d) // 2
+        options = list(PACKINGS) if d_kv == d else ["three h d", "groups"]
+        return Projections("fused", {"qkv": pre[0]}, options, False, d, d_kv)
     if len(pre) == 2:
         q = [m for m in pre if m.out == d]
-        kv = [m for m in pre if m.out == 2 * d]
-        if len(q) == 1 and len(kv) == 1:
-            return Projections("q+kv", {"q": q[0], "kv": kv[0]}, list(KV_PACKINGS),
-                               named=False)
-    if len(pre) == 3 and all(m.out == d for m in pre):
+        kv = [m for m in pre if m is not (q[0] if q else None) and m.out % 2 == 0
+              and kv_width(m.out // 2)]
+        if len(q) >= 1 and len(kv) == 1:
+            return Projections("q+kv", {"q": q[0], "kv": kv[0]}, list(KV_PACKINGS), False,
+                               d, kv[0].out // 2)
+    if len(pre) == 3:
         named = name_roles(pre, _ROLE_PATTERNS)
         mats = named or dict(zip("qkv", pre))
-        return Projections("separate", mats, [None], named=named is not None)
-    raise ValueError(f"the matrices used before attention ({shapes}) fit none of: q, k, v "
-                     f"of ({d}, {d}) each; one fused ({3 * d}, {d}); q ({d}, {d}) + fused kv "
-                     f"({2 * d}, {d})")
+        if not named and not all(m.out == d for m in pre):  # GQA: q is the full-width one
+            wide = [m for m in pre if m.out == d]
+            rest = [m for m in pre if m.out != d]
+            if len(wide) == 1 and len(rest) == 2:
+                mats = {"q": wide[0], "k": rest[0], "v": rest[1]}
+        if (mats["q"].out == d and mats["k"].out == mats["v"].out
+                and kv_width(mats["k"].out)):
+            return Projections("separate", mats, [None], named is not None, d,
+                               mats["k"].out)
+    raise ValueError(f"the matrices used before attention ({shapes}) fit none of: q ({d}, {d}) "
+                     f"with k and v ({d}, {d}) each (or narrower, grouped-query); one fused "
+                     f"({3 * d}, {d}); q ({d}, {d}) + one fused kv ({2 * d}, {d})")
 
 
 # --------------------------------------------------------------------------------------
@@ -563,10 +592,3 @@ def relative_error(actual: torch.Tensor, expected: torch.Tensor) -> float:
     if not bool(torch.isfinite(a).all()):
         return float("inf")
     return float((a - e).norm() / e.norm().clamp_min(1e-300))
-
-
-def signature_accepts(fn, name: str) -> bool:
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False

@@ -236,7 +236,7 @@ def _discover(ctx, d=64, h=4):
     pre = [m for m in mats if m.first < boundary]
     post = [m for m in mats if m.first > boundary]
     try:
-        rec.proj = split_projections(pre, d)
+        rec.proj = split_projections(pre, d, h)
     except ValueError as exc:
         raise CheckFailed(f"could not map your projections onto q, k, v: {exc}. "
                           + HOW_TO_EXPOSE, parameters=sorted(params))
@@ -544,10 +544,13 @@ def rope_relative(ctx):
         layer(x)
     ctx.expect(len(spy.calls) >= 1, "no attention call was seen (" + ENTRY_HELP + ")")
     q, k, v = (spy.calls[0][n].double().cpu() for n in "qkv")
-    ctx.expect(tuple(q.shape) == (2, s, h, d // h) and q.shape == k.shape == v.shape,
+    ctx.expect(tuple(q.shape) == (2, s, h, d // h) and k.shape == v.shape
+               and k.shape[:2] == (2, s) and k.shape[3] == d // h and h % k.shape[2] == 0,
                f"the attention call got q {tuple(q.shape)}, k {tuple(k.shape)}, v "
                f"{tuple(v.shape)}; expected (batch, seq, n_heads, head_dim) = {(2, s, h, d // h)}"
                " (SDPA takes (batch, n_heads, seq, head_dim))")
+    if k.shape[2] != h:  # grouped-query: each k/v head serves h // h_kv query heads
+        k, v = (t.repeat_interleave(h // t.shape[2], dim=2) for t in (k, v))
     tol = 1e-4 if dt == torch.float32 else 2 * ctx.tol(dt)[0]
     v_spread = float((v - v[:, :1]).abs().max())
     v_scale = float(v.abs().max())

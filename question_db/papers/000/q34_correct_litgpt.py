@@ -1,12 +1,13 @@
-"""Paper 000, Q34, a correct solution in litgpt's conventions.
+"""Paper 000, Q34, a correct solution in litgpt's conventions, with grouped-query attention.
 
 litgpt's ``Block``: ``norm_1`` / ``norm_2``; ``attn.qkv`` one fused projection laid out per
-head as [q_h k_h v_h] (litgpt's query-group layout, which for plain multi-head attention is
-``(h three d)``), ``attn.proj``; the ``LLaMAMLP`` ``mlp.fc_1`` (gate), ``mlp.fc_2`` (up),
-``mlp.proj`` (down); rotate-half RoPE from a ``build_rope_cache`` of cos/sin over the whole
-head dim. Attention through ``flash_attn_varlen_func`` on the packed tokens (cu_seqlens).
-Whole-block checkpointing. FLOPs: causal attention counted exactly (the lower triangle,
-s(s+1)/2 query-key pairs), backward = 2 × forward.
+query group as [q_1 … q_r | k | v] (litgpt's ``n_query_groups`` layout; here
+n_query_groups = n_head / 2, so each k/v head serves two query heads), ``attn.proj``; the
+``LLaMAMLP`` ``mlp.fc_1`` (gate), ``mlp.fc_2`` (up), ``mlp.proj`` (down); rotate-half RoPE
+from a ``build_rope_cache`` of cos/sin over the whole head dim. Attention through
+``flash_attn_varlen_func`` on the packed tokens (cu_seqlens), k/v with fewer heads (FA2's
+MQA/GQA). Whole-block checkpointing. FLOPs: causal attention counted exactly (the lower
+triangle, s(s+1)/2 query-key pairs), backward = 2 × forward.
 """
 import torch
 import torch.nn as nn
@@ -47,17 +48,20 @@ class CausalSelfAttention(nn.Module):
     def __init__(self, n_embd, n_head):
         super().__init__()
         self.n_head, self.head_size = n_head, n_embd // n_head
-        self.qkv = nn.Linear(n_embd, 3 * n_embd, bias=False)
+        self.n_query_groups = n_head // 2 if n_head % 2 == 0 else n_head
+        self.q_per_kv = n_head // self.n_query_groups
+        self.qkv = nn.Linear(n_embd, (n_head + 2 * self.n_query_groups) * self.head_size, bias=False)
         self.proj = nn.Linear(n_embd, n_embd, bias=False)
 
     def forward(self, x, cos, sin):
         B, T, C = x.size()
-        qkv = self.qkv(x).view(B, T, self.n_head, 3, self.head_size)
-        qkv = qkv.permute(0, 2, 3, 1, 4)  # (B, n_head, 3, T, head_size)
-        q, k, v = qkv.unbind(2)
+        qkv = self.qkv(x).view(B, T, self.n_query_groups, self.q_per_kv + 2, self.head_size)
+        qkv = qkv.permute(0, 2, 3, 1, 4)  # (B, groups, q_per_kv + 2, T, hs)
+        q, k, v = qkv.split((self.q_per_kv, 1, 1), dim=2)
+        q = q.reshape(B, -1, T, self.head_size)
+        k, v = k.reshape(B, -1, T, self.head_size), v.reshape(B, -1, T, self.head_size)
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
-        q, k, v = (t.transpose(1, 2).reshape(B * T, self.n_head, self.head_size)
-                   for t in (q, k, v))
+        q, k, v = (t.transpose(1, 2).reshape(B * T, -1, self.head_size) for t in (q, k, v))
         cu_seqlens = torch.arange(0, (B + 1) * T, T, dtype=torch.int32, device=x.device)
         y = flash_attn_varlen_func(q, k, v, cu_seqlens, cu_seqlens, T, T, causal=True)
         return self.proj(y.reshape(B, T, C))
@@ -99,8 +103,9 @@ class FlashAttnLLaMALayer(nn.Module):
         return self._block(x)
 
 
-def _linear(batch, seq, dim):
-    return 2 * batch * seq * (4 * dim * dim + 3 * dim * 3 * dim)
+def _linear(batch, seq, dim, n_heads):
+    kv = dim // 2 if n_heads % 2 == 0 else dim  # k and v widths: n_query_groups · head_size
+    return 2 * batch * seq * ((dim + 2 * kv) * dim + dim * dim + 3 * dim * 3 * dim)
 
 
 def _attention(batch, seq, dim):
@@ -109,7 +114,7 @@ def _attention(batch, seq, dim):
 
 
 def forward_flops(batch, seq, dim, n_heads):
-    return _linear(batch, seq, dim) + _attention(batch, seq, dim)
+    return _linear(batch, seq, dim, n_heads) + _attention(batch, seq, dim)
 
 
 def backward_flops(batch, seq, dim, n_heads):

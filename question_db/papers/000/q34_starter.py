@@ -4,7 +4,7 @@ Fill in every ``raise NotImplementedError``. The checks require only this interf
 
 - ``FlashAttnLLaMALayer(dim, n_heads, checkpoint=False)``; ``forward(x)`` maps
   x: (batch, seq, dim) to a tensor of the same shape and dtype (fp32, bf16, fp16).
-  head_dim = dim // n_heads, even; n_heads query, key and value heads.
+  head_dim = dim // n_heads, even; n_heads query heads (k/v: as many, or fewer: GQA).
 - Pre-norm residuals: h = x + Attn(RMSNorm(x)); out = h + MLP(RMSNorm(h)); the mean of
   squares in fp32, the norm's output in the input dtype.
 - RoPE on q and k only (never v), positions m = 0 … seq−1, θ_i = 10000^(−2i/head_dim).

@@ -120,7 +120,7 @@ def _discover(ctx, d=32, h=4):
     pre = [mm for mm in mats if mm.first < marks[0]]
     post = [mm for mm in mats if mm.first > marks[0]]
     try:
-        rec.proj = split_projections(pre, d)
+        rec.proj = split_projections(pre, d, h)
     except ValueError as exc:
         raise CheckFailed(f"could not map your projections onto q, k, v: {exc}. "
                           + HOW_TO_EXPOSE, parameters=sorted(params))
