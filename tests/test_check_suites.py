@@ -83,6 +83,9 @@ def test_wrong_solution_fails_its_property_inprocess(q, path):
     ("000/34", "q34_correct_functional.py", "q + fused kv (w_kv"),
     ("001/29", "q29_correct_fused_qkv_nobias.py", "fused qkv (qkv, [q | k | v] blocks), no bias"),
     ("001/29", "q29_correct_rotate_half.py", "rotate-half pairs"),
+    ("001/30", "q30_correct_wrap_inner_adam.py", "m, v in optim.state[·]['exp_avg']"),
+    ("001/30", "q30_correct_flat_buffer.py", "shards across parameter boundaries"),
+    ("001/30", "q30_correct_round_robin_per_param.py", "whole parameters per rank"),
 ])
 def test_results_say_what_was_recognised(qid, name, fragment):
     q = BANK.question(qid)
@@ -179,8 +182,7 @@ def test_cli_check_in_kernel_passes_correct_and_fails_wrong(qid):
     assert rc == 0, [c for c in report["checks"] if not c["passed"]]
     assert report["passed"] is True and report["device"] == "cpu"
     assert {"name", "passed", "message", "seconds"} <= set(report["checks"][0])
-    if qid != "001/30":
-        assert report["recognised"], report
+    assert report["recognised"], report
     rc, report = cli_check(qid, wrong)
     assert rc == 1 and report["passed"] is False
     failed = {c["name"] for c in report["checks"] if not c["passed"]}

@@ -108,7 +108,8 @@ jobs = [tuple(int(x) for x in job.split(":")) for job in sys.argv[5].split(",")]
 
 
 def optimizer_tensors(opt, params):
-    """Every floating tensor reachable from the optimizer object, flattened (float64).
+    """Every floating tensor reachable from the optimizer object, flattened (float64), and
+    where it was found ("optim.state[·]['exp_avg']").
 
     Parameters and gradients (and views of them) are left out by storage; so are tensors
     stored under a name containing "step" (step counters).
@@ -122,23 +123,25 @@ def optimizer_tensors(opt, params):
             skip.add(p.grad.untyped_storage().data_ptr())
     found, seen = [], set()
 
-    def walk(obj, depth, key):
+    def walk(obj, depth, key, path):
         if id(obj) in seen or depth > 8:
             return
         seen.add(id(obj))
         if isinstance(obj, torch.Tensor):
             if (obj.is_floating_point() and obj.numel() and "step" not in key.lower()
                     and obj.untyped_storage().data_ptr() not in skip):
-                found.append(obj.detach().reshape(-1).double().cpu().clone())
+                found.append((path or "self", obj.detach().reshape(-1).double().cpu().clone()))
             return
         if isinstance(obj, dict):
             for k, v in list(obj.items()):
-                walk(v, depth + 1, k if isinstance(k, str) else key)
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            for v in list(obj):
-                walk(v, depth + 1, key)
+                sub = "[%r]" % k if isinstance(k, (str, int)) else "[·]"
+                walk(v, depth + 1, k if isinstance(k, str) else key, path + sub)
+        elif isinstance(obj, (list, tuple)):
+            for i, v in enumerate(list(obj)):
+                walk(v, depth + 1, key, path + "[%d]" % i)
         elif isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType,
-                              types.BuiltinFunctionType, torch.nn.Module, str, bytes)):
+                              types.BuiltinFunctionType, torch.nn.Module, str, bytes, set,
+                              frozenset)):
             return
         else:
             try:
@@ -146,9 +149,9 @@ def optimizer_tensors(opt, params):
             except TypeError:  # no __dict__ (numbers, C++ objects such as ProcessGroup)
                 return
             for k, v in list(attrs.items()):
-                walk(v, depth + 1, k)
+                walk(v, depth + 1, k, (path + "." if path else "") + k)
 
-    walk(opt, 0, "")
+    walk(opt, 0, "", "")
     return found
 
 
@@ -615,23 +618,42 @@ def _held(tensors: list, expected: torch.Tensor, boundary: set) -> tuple:
     """
     if not tensors:
         return set(), set()
-    flat = torch.cat(tensors)
-    owner = torch.cat([torch.full((t.numel(),), j) for j, t in enumerate(tensors)]).tolist()
+    flat = torch.cat([t for _, t in tensors])
+    owner = torch.cat([torch.full((t.numel(),), j)
+                       for j, (_, t) in enumerate(tensors)]).tolist()
     order = torch.argsort(flat)
     ordered = flat[order]
     tol = 2e-5 * expected.abs() + 1e-9
     lo = torch.searchsorted(ordered, expected - tol).tolist()
     hi = torch.searchsorted(ordered, expected + tol, right=True).tolist()
     where = [set(order[a:b].tolist()) for a, b in zip(lo, hi)]
-    held, holders = set(), set()
+    held, holders = {}, set()
     for i, spots in enumerate(where):
         for pos in spots:
             run = any(0 <= i + di < len(where) and pos + di in where[i + di]
                       and owner[pos + di] == owner[pos] for di in (-1, 1))
             if run or i in boundary:
-                held.add(i)
+                held[i] = owner[pos]
                 holders.add(owner[pos])
     return held, holders
+
+
+def _layout(found: list, ranks: list, starts: list, sizes: list) -> str:
+    """Where m and v live and how they are partitioned, in a line for the results panel."""
+    paths = sorted({re.sub(r"\[\d+\]", "[i]", r["state"][j][0])
+                    for r, (hm, hv) in zip(ranks, found) for j in hm[1] | hv[1]})
+    spans = [[j for j, s0 in enumerate(starts) if s0 <= i < s0 + sizes[j]][0]
+             for i in range(sum(sizes))]
+    m_held = [hm[0] for hm, _ in found]
+    owners = {(rank, j) for rank, held in enumerate(m_held) for i in held for j in [spans[i]]}
+    whole = all(len({rank for rank, jj in owners if jj == j}) == 1 for j in range(len(sizes)))
+    crossing = any(len({spans[i] for i, t in held.items() if t == tensor}) > 1
+                   for held in m_held for tensor in set(held.values()))
+    scheme = ("whole parameters per rank" if whole else
+              "one flat buffer, shards across parameter boundaries" if crossing else
+              "each parameter split across the ranks")
+    where = ", ".join(paths[:4]) or "no tensor of the optimizer (not found)"
+    return f"optimizer state: m, v in {where} · partition: {scheme}"
 
 
 @check("state_sharded", "Adam's m and v (found by value wherever the optimizer keeps them: "
@@ -655,17 +677,19 @@ def state_sharded(ctx):
         limit = -(-2 * n_total // ws) + 2 * largest + 2 * (ws - 1) * len(sizes)
         found = [(_held(r["state"], exp_m, boundary), _held(r["state"], exp_v, boundary))
                  for r in ranks]
-        state_numel = [sum(r["state"][j].numel() for j in hm[1] | hv[1])
+        state_numel = [sum(r["state"][j][1].numel() for j in hm[1] | hv[1])
                        for r, (hm, hv) in zip(ranks, found)]
         report[f"ws{ws}"] = {"elements_with_state": n_total,
                              "state_tensor_elements_per_rank": state_numel,
                              "limit_per_rank": limit,
                              "values_found_per_rank": [len(hm[0]) + len(hv[0])
                                                        for hm, hv in found],
+                             "layout": _layout(found, ranks, starts, sizes),
                              "tensor_elements_seen_per_rank": [
-                                 sum(t.numel() for t in r["state"]) for r in ranks]}
+                                 sum(t.numel() for _, t in r["state"]) for r in ranks]}
+        ctx.recognised = f"world_size={ws}: {report[f'ws{ws}']['layout']}"
         for label, which, exp in (("m (exp_avg)", 0, exp_m), ("v (exp_avg_sq)", 1, exp_v)):
-            covered = set().union(*(f[which][0] for f in found))
+            covered = set().union(*(set(f[which][0]) for f in found))
             missing = sorted(set(range(exp.numel())) - covered)
             if missing:
                 where = sorted({names[max(j for j, s0 in enumerate(starts) if s0 <= i)]
@@ -684,4 +708,5 @@ def state_sharded(ctx):
                     f"{count} elements, more than the share 2·{n_total}/{ws} plus the largest "
                     f"parameter (2·{largest}) and padding = {limit}: the optimizer state is "
                     "not sharded", state=report)
+    ctx.recognised = report["ws3"]["layout"]
     return {"state": report}
