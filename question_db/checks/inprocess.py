@@ -89,3 +89,5 @@ if __name__ == "__main__":  # python -m question_db.checks.inprocess SUITE SOLUT
                                  include_slow="--slow" in sys.argv):
         mark = "PASS" if r["passed"] else "FAIL"
         print(f"{mark} {r['name']:<28} {r['seconds']:7.3f}s  {r['message']}")
+        if r.get("recognised"):
+            print(f"     recognised: {r['recognised']}")

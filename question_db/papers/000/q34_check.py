@@ -30,7 +30,7 @@ from _examdesk_layouts import (HOW_TO_EXPOSE, PAIRINGS, AttentionTap, Matrix, Pa
                                name_roles, relative_error, rope, split_projections)
 
 LAYER = "FlashAttnLLaMALayer"
-FLOP_SHAPES = [(1, 8, 32, 4), (2, 16, 64, 8), (3, 5, 48, 6), (1, 40, 16, 2)]  # (b, s, d, h)
+FLOP_SHAPES = [(2, 16, 64, 8), (3, 5, 48, 6), (1, 40, 16, 2)]  # (b, s, d, h); s > d in one
 PERF_SHAPES = [(4, 2048, 2048, 16), (2, 4096, 4096, 32), (8, 1024, 1024, 8)]
 ENTRY_HELP = ("flash_attn_func / flash_attn_qkvpacked_func / flash_attn_kvpacked_func / "
               "flash_attn_varlen_func from `flash_attn` or `flash_attn.flash_attn_interface`, "
@@ -857,13 +857,13 @@ def _flops_check(ctx, fname, which):
 
 
 @check("flops_forward", "forward_flops(batch, seq, dim, n_heads) equals FlopCounterMode's count "
-       "of your layer's forward on four shapes (attention dense, or causal-halved)")
+       "of your layer's forward on three shapes (attention dense, or causal-halved)")
 def flops_forward(ctx):
     return _flops_check(ctx, "forward_flops", "forward")
 
 
 @check("flops_backward", "backward_flops(batch, seq, dim, n_heads) equals FlopCounterMode's count "
-       "of your layer's backward (no checkpointing; attention 2× or FA2's 2.5×) on four shapes")
+       "of your layer's backward (no checkpointing; attention 2× or FA2's 2.5×) on three shapes")
 def flops_backward(ctx):
     return _flops_check(ctx, "backward_flops", "backward")
 
