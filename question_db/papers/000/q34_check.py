@@ -14,7 +14,6 @@ Interface (the stem): ``FlashAttnLLaMALayer(dim, n_heads, checkpoint=False)``, `
   packing, the MLP activation and gate/up order are found by trying the known designs.
 """
 import copy
-import itertools
 import math
 import statistics
 import sys

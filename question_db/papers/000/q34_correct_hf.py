@@ -10,7 +10,6 @@ FlashAttention-2 benchmark's count), backward = 2 × forward.
 """
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 
 from flash_attn.flash_attn_interface import flash_attn_func

@@ -17,7 +17,6 @@ import math
 import re
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 from _examdesk_harness import CheckFailed, assert_close, cast_floating_, check, tensor_mismatch
@@ -104,7 +103,7 @@ def _discover(ctx, d=32, h=4):
     trace = ParamTrace(params)
     x = torch.randn(2, 5, d, device=ctx.device)
     with AttentionTap(ctx.ns, record=False,
-                      on_call=lambda info: trace.mark("attention", info["entry"])) as tap:
+                      on_call=lambda info: trace.mark("attention", info["entry"])):
         with torch.no_grad(), trace:
             m(x)
     rec = _Recognition()

@@ -8,8 +8,6 @@ Adam runs on that slice with m and v kept as flat tensors in attributes
 updated flat parameters, copied back into each (possibly non-contiguous) parameter. Which
 parameters take part is decided per step, identically on every rank.
 """
-import math
-
 import torch
 import torch.distributed as dist
 
