@@ -61,7 +61,7 @@ TYPE_KEYS = {
     "system_design": {"rubric"},
     "programming": {"rubric", "code"},
 }
-CODE_KEYS = {"reference", "starter", "seed", "check", "wrong"}
+CODE_KEYS = {"reference", "starter", "seed", "check", "wrong", "correct"}
 POINTS_EPS = 1e-6
 _PLAIN_FIELD = re.compile(r"^[^:\x00-\x1f\x7f]+$")  # keeps `file:question:field: message` parseable
 
@@ -338,14 +338,20 @@ def _code_files(data: dict, folder: Path, report: _Reporter, *,
     else:
         reference = resolve("reference", raw.get("reference"))
     optional = {k: resolve(k, raw[k]) for k in ("starter", "seed", "check") if k in raw}
-    wrong_raw = raw.get("wrong", [])
-    if not isinstance(wrong_raw, list):
-        report("code.wrong", "must be a list of file names")
-        wrong_raw = []
-    wrong = tuple(p for p in (resolve("wrong", w) for w in wrong_raw) if p)
+    lists = {}
+    for key in ("wrong", "correct"):
+        names = raw.get(key, [])
+        if not isinstance(names, list):
+            report(f"code.{key}", "must be a list of file names")
+            names = []
+        lists[key] = tuple(p for p in (resolve(key, n) for n in names) if p)
+    both = sorted({p.name for p in lists["wrong"]} & {p.name for p in lists["correct"]})
+    if both:
+        report("code.correct", f"listed as both correct and wrong: {', '.join(both)}")
     if reference is None and not draft:
         return None
-    return CodeFiles(reference=reference, wrong=wrong, **optional)
+    return CodeFiles(reference=reference, wrong=lists["wrong"], correct=lists["correct"],
+                     **optional)
 
 
 def _draft_fields(data: dict, status: str, report: _Reporter) -> dict[str, Any]:

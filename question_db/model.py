@@ -60,6 +60,9 @@ class CodeFiles:
     seed: Path | None = None
     check: Path | None = None
     wrong: tuple[Path, ...] = ()
+    # More correct solutions, in other designs (names, layouts, conventions) than the
+    # reference: the check suite must pass every one of them.
+    correct: tuple[Path, ...] = ()
 
     def read(self, which: str) -> str:
         path = getattr(self, which)

@@ -1,7 +1,11 @@
-"""Each check suite accepts its reference and rejects every one-bug solution.
+"""Each check suite passes every correct solution and rejects every one-bug solution.
 
-In-process runs (fast, same harness and suite source as the kernel) plus the real
-path: `question-db check` in a fresh ipykernel, once per solution file.
+The bank lists, per programming question, the reference, more correct solutions in the
+field's conventions (``[code] correct``) and one-bug solutions (``[code] wrong``, each with
+``EXPECTED_FAIL``). In-process runs cover all of them (one suite load per question, the
+same harness and suite source as the kernel; the ZeRO suite runs every solution's ranks in
+one launcher). The real path, `question-db check` in a fresh ipykernel, runs for one correct
+and one wrong solution per question.
 """
 from __future__ import annotations
 
@@ -13,14 +17,20 @@ import sys
 import pytest
 
 from question_db.bank import load_bank
-from question_db.checks.inprocess import run_suite_inprocess
+from question_db.checks.inprocess import harness_module, run_solutions_inprocess
 
 BANK = load_bank()
 # The drills pack has its own tests (tests/test_drills.py: many solutions per process, Triton
 # under its interpreter in a subprocess, one real kernel per kind).
 SUITES = [q for q in BANK.all_questions()
           if q.type == "programming" and q.code.check and q.paper_id != "drills"]
+CORRECT = [(q, path) for q in SUITES for path in (q.code.reference, *q.code.correct)]
 WRONG = [(q, path) for q in SUITES for path in q.code.wrong]
+# One correct (not the reference: another convention) and one wrong solution per question
+# through a real kernel.
+IN_KERNEL = {"000/34": ("q34_correct_flash_mha.py", "q34_wrong_sdpa_mask.py"),
+             "001/29": ("q29_correct_fused_qkv_nobias.py", "q29_wrong_mask_none_causal.py"),
+             "001/30": ("q30_correct_wrap_inner_adam.py", "q30_wrong_flatten_writeback.py")}
 
 
 def expected_failures(path) -> list[str]:
@@ -31,26 +41,129 @@ def expected_failures(path) -> list[str]:
     raise AssertionError(f"{path.name} has no EXPECTED_FAIL")
 
 
-def test_every_suite_has_wrong_solutions():
+_RESULTS: dict = {}
+
+
+def results_for(q, path) -> dict:
+    """name -> result for one solution; every solution of q is run on the first call."""
+    if q.id not in _RESULTS:
+        paths = [p for qq, p in CORRECT + WRONG if qq is q]
+        runs = run_solutions_inprocess(q.code.check, [p.read_text("utf-8") for p in paths])
+        _RESULTS[q.id] = {p: {r["name"]: r for r in res} for p, res in zip(paths, runs)}
+    return _RESULTS[q.id][path]
+
+
+def test_every_suite_has_solutions_in_several_conventions():
     assert {q.id for q in SUITES} == {"000/34", "001/29", "001/30"}
     for q in SUITES:
-        assert len(q.code.wrong) >= 4, q.id
+        assert len(q.code.wrong) >= 8, q.id
+        assert len(q.code.correct) >= 5, q.id
+        assert not {p.name for p in q.code.correct} & {p.name for p in q.code.wrong}
 
 
-@pytest.mark.parametrize("q", SUITES, ids=lambda q: q.id)
-def test_reference_passes_inprocess(q):
-    results = run_suite_inprocess(q.code.check, q.code.read("reference"))
-    failed = [f"{r['name']}: {r['message']}" for r in results if not r["passed"]]
+@pytest.mark.parametrize("q,path", CORRECT, ids=[f"{q.id}-{p.stem}" for q, p in CORRECT])
+def test_correct_solution_passes_every_check_inprocess(q, path):
+    results = results_for(q, path)
+    failed = [f"{n}: {r['message']}" for n, r in results.items() if not r["passed"]]
     assert results and not failed, failed
 
 
 @pytest.mark.parametrize("q,path", WRONG, ids=[f"{q.id}-{p.stem}" for q, p in WRONG])
 def test_wrong_solution_fails_its_property_inprocess(q, path):
     expected = expected_failures(path)
-    results = {r["name"]: r for r in run_suite_inprocess(q.code.check, path.read_text("utf-8"))}
+    results = results_for(q, path)
     assert set(expected) <= set(results), f"unknown check names in EXPECTED_FAIL: {expected}"
     still_passing = [name for name in expected if results[name]["passed"]]
     assert not still_passing, f"{path.name}: {still_passing} passed but must fail"
+
+
+@pytest.mark.parametrize("qid,name,fragment", [
+    ("000/34", "q34_correct_meta.py", "SwiGLU (gate w1, up w3, down w2, hidden 256)"),
+    ("000/34", "q34_correct_flash_mha.py", "fused qkv (Wqkv, [q | k | v] blocks), with bias"),
+    ("000/34", "q34_correct_litgpt.py", "per k/v group [q_1..q_r k v]), no bias, grouped-query"),
+    ("000/34", "q34_correct_neox.py", "per head [q_h k_h v_h]), with bias"),
+    ("000/34", "q34_correct_hf.py", "rotate-half pairs"),
+    ("000/34", "q34_correct_functional.py", "q + fused kv (w_kv"),
+    ("001/29", "q29_correct_fused_qkv_nobias.py", "fused qkv (qkv, [q | k | v] blocks), no bias"),
+    ("001/29", "q29_correct_rotate_half.py", "rotate-half pairs"),
+    ("001/30", "q30_correct_wrap_inner_adam.py", "m, v in optim.state[·]['exp_avg']"),
+    ("001/30", "q30_correct_flat_buffer.py", "shards across parameter boundaries"),
+    ("001/30", "q30_correct_round_robin_per_param.py", "whole parameters per rank"),
+])
+def test_results_say_what_was_recognised(qid, name, fragment):
+    q = BANK.question(qid)
+    path = next(p for p in q.code.correct if p.name == name)
+    recognised = " | ".join(r.get("recognised", "") for r in results_for(q, path).values())
+    assert fragment in recognised, recognised
+
+
+@pytest.mark.parametrize("name,convention", [
+    ("q34_reference.py", "dense attention"),
+    ("q34_correct_hf.py", "causal attention halved"),
+    ("q34_correct_litgpt.py", "exact lower triangle"),
+    ("q34_correct_flash_mha.py", "attention backward 2.5×"),
+])
+def test_flops_convention_matched_is_named(name, convention):
+    q = BANK.question("000/34")
+    path = next(p for p in (q.code.reference, *q.code.correct) if p.name == name)
+    named = results_for(q, path)
+    assert any(convention in named[c].get("recognised", "")
+               for c in ("flops_forward", "flops_backward")), named["flops_backward"]
+
+
+def test_unmappable_layout_fails_with_how_to_expose_weights():
+    q = BANK.question("001/29")
+    source = (q.code.reference.read_text("utf-8")
+              .replace("self.w_o = nn.Linear(d_model, d_model)",
+                       "self.w_o = nn.Linear(d_model, d_model)\n"
+                       "        self.w_extra = nn.Linear(d_model, d_model)")
+              .replace("return self.w_o(out)", "return self.w_extra(self.w_o(out))"))
+    results = {r["name"]: r for r in run_solutions_inprocess(q.code.check, [source])[0]}
+    message = results["reference_agreement"]["message"]
+    assert not results["reference_agreement"]["passed"]
+    assert "find your weights by how they are used" in message, message
+    assert "element(s) differ" not in message
+
+
+def test_simulated_cuda_dtypes_bf16_against_float64_reference(monkeypatch):
+    """CUDA runs add bf16 to ctx.dtypes (no GPU here): the same code paths, on CPU."""
+    import torch
+
+    harness = harness_module()
+    original = harness.Context.__init__
+
+    def with_bf16(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.dtypes = [torch.float32, torch.bfloat16]
+
+    monkeypatch.setattr(harness.Context, "__init__", with_bf16)
+    for qid, name in [("000/34", "q34_correct_torchtitan_complex.py"),
+                      ("001/29", "q29_correct_fused_qkv_nobias.py")]:
+        q = BANK.question(qid)
+        path = next(p for p in q.code.correct if p.name == name)
+        results = run_solutions_inprocess(q.code.check, [path.read_text("utf-8")])[0]
+        failed = [f"{r['name']}: {r['message']}" for r in results if not r["passed"]]
+        assert not failed, failed
+        agreement = next(r for r in results if r["name"] in ("matches_reference",
+                                                             "reference_agreement"))
+        assert "bfloat16" in json.dumps(agreement["details"]), agreement["details"]
+
+
+def test_zero1_hang_is_killed_and_the_next_solution_still_runs():
+    q = BANK.question("001/30")
+    reference = q.code.reference.read_text("utf-8")
+    hanging = reference.replace("        loss = None\n",
+                                "        loss = None\n        while self.rank == 1:\n"
+                                "            pass  # a hang outside any collective\n", 1)
+    assert hanging != reference
+    harness = harness_module()
+    harness.load_suite("zero1-hang", q.code.read("check"))
+    suite = harness.SUITES["zero1-hang"][0]
+    suite.HARD_DEADLINE_S = 8  # per solution; the real limit is 40 s
+    hung, fine = suite._run_all([hanging, reference])
+    assert any("hang" in e for e in hung[2]["errors"]), hung[2]["errors"]
+    assert hung[1]["errors"] == []  # world size 1 has no rank 1
+    assert all(not out["errors"] for out in fine.values()), fine
 
 
 def cli_check(qid: str, path) -> tuple[int, dict]:
@@ -62,27 +175,32 @@ def cli_check(qid: str, path) -> tuple[int, dict]:
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("q", SUITES, ids=lambda q: q.id)
-def test_cli_check_passes_reference_in_kernel(q):
-    rc, report = cli_check(q.id, q.code.reference)
+@pytest.mark.parametrize("qid", sorted(IN_KERNEL))
+def test_cli_check_in_kernel_passes_correct_and_fails_wrong(qid):
+    q = BANK.question(qid)
+    correct_name, wrong_name = IN_KERNEL[qid]
+    correct = next(p for p in q.code.correct if p.name == correct_name)
+    wrong = next(p for p in q.code.wrong if p.name == wrong_name)
+    rc, report = cli_check(qid, correct)
     assert rc == 0, [c for c in report["checks"] if not c["passed"]]
     assert report["passed"] is True and report["device"] == "cpu"
     assert {"name", "passed", "message", "seconds"} <= set(report["checks"][0])
-
-
-@pytest.mark.kernel
-@pytest.mark.parametrize("q,path", WRONG, ids=[f"{q.id}-{p.stem}" for q, p in WRONG])
-def test_cli_check_fails_wrong_solution_in_kernel(q, path):
-    rc, report = cli_check(q.id, path)
+    assert report["recognised"], report
+    rc, report = cli_check(qid, wrong)
     assert rc == 1 and report["passed"] is False
     failed = {c["name"] for c in report["checks"] if not c["passed"]}
-    assert set(expected_failures(path)) <= failed
+    assert set(expected_failures(wrong)) <= failed
 
 
 @pytest.mark.slow
-def test_slow_compile_check_passes_reference():
+def test_slow_compile_check_passes_correct_solutions():
     q = BANK.question("000/34")
-    results = run_suite_inprocess(q.code.check, q.code.read("reference"), include_slow=True)
-    slow = [r for r in results if r["slow"]]
-    assert slow, "000/34 has no slow (torch.compile) check"
-    assert all(r["passed"] for r in slow), slow
+    # A complex64 freqs_cis buffer with SDPA, and einops + in-place rotary + qkvpacked.
+    paths = [p for p in q.code.correct if p.name in ("q34_correct_torchtitan_complex.py",
+                                                     "q34_correct_flash_mha.py")]
+    runs = run_solutions_inprocess(q.code.check, [p.read_text("utf-8") for p in paths],
+                                   include_slow=True)
+    for path, results in zip(paths, runs):
+        slow = [r for r in results if r["slow"]]
+        assert slow, "000/34 has no slow (torch.compile) check"
+        assert all(r["passed"] for r in slow), (path.name, slow)

@@ -248,6 +248,11 @@ def test_check_of_the_001_29_reference_passes(qtbot, ready):
     assert [r["name"] for r in panel.rows()] == [c["name"] for c in report["checks"]]
     assert panel.table.topLevelItem(0).text(0) == "pass"
     assert "PASSED" in panel.summary.text() and "flash_attn: stand-in" in panel.header.text()
+    # what the checks mapped the learner's design onto is shown under the check's row
+    row = next(panel.table.topLevelItem(i) for i in range(panel.table.topLevelItemCount())
+               if panel.table.topLevelItem(i).text(1) == "reference_agreement")
+    assert row.child(0).text(1) == "recognised"
+    assert "separate q, k, v (w_q/w_k/w_v), with bias" in row.child(0).text(2)
     # the learner's class was defined visibly in the console, by the console
     assert "RoPEMultiHeadAttention" in user_expression(dock.session,
                                                        "sorted(get_ipython().user_ns)")

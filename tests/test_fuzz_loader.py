@@ -38,7 +38,7 @@ def _code_files(q) -> list[Path]:
     files = [q.verify] if q.verify else []
     if q.code:
         files += [p for p in (q.code.reference, q.code.starter, q.code.seed, q.code.check,
-                              *q.code.wrong) if p]
+                              *q.code.correct, *q.code.wrong) if p]
     return [p.resolve() for p in files]
 
 
@@ -55,7 +55,8 @@ VALUES = ["42", "-1", "0", "3.5", "nan", "inf", "-inf", "true", '""', '"text"', 
 BAD_UTF8 = [b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80", b"\xe4\xb8"]
 KEYS = [b"number", b"type", b"points", b"status", b"stem", b"answer", b"seed_answer",
         b"options", b"rubric", b"code", b"reference", b"check", b"verify", b"blank_points",
-        b"first", b"last", b"id", b"sections", b"errata", b"also_accept", b"wrong"]
+        b"first", b"last", b"id", b"sections", b"errata", b"also_accept", b"wrong",
+        b"correct"]
 OPS = ["delete", "swap_values", "change_type", "truncate", "duplicate", "bad_utf8",
        "replace_line", "rename_key"]
 

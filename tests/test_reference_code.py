@@ -25,7 +25,8 @@ def test_there_are_programming_questions():
 
 @pytest.mark.parametrize("q", PROGRAMMING, ids=lambda q: q.id)
 def test_code_files_compile(q):
-    paths = [q.code.reference, q.code.starter, q.code.seed, q.code.check, *q.code.wrong]
+    paths = [q.code.reference, q.code.starter, q.code.seed, q.code.check, *q.code.correct,
+             *q.code.wrong]
     for path in filter(None, paths):
         compile(path.read_text("utf-8"), str(path), "exec")
 

@@ -108,6 +108,11 @@ class CheckPanel(QWidget):
         if result.get("description"):
             item.setToolTip(1, result["description"])
         item.setData(0, Qt.UserRole, result)
+        if result.get("recognised"):  # what the check mapped the learner's design onto
+            child = QTreeWidgetItem(item)
+            child.setText(1, self.tr("recognised"))
+            child.setText(2, result["recognised"])
+            child.setToolTip(2, result["recognised"])
         for key in sorted(details, key=lambda k: (_DETAIL_ORDER.index(k)
                                                   if k in _DETAIL_ORDER else 99, k)):
             child = QTreeWidgetItem(item)

@@ -87,6 +87,10 @@ class Context:
         # Device policy: fp32 everywhere, bf16 additionally on CUDA.
         self.dtypes = [torch.float32] + ([torch.bfloat16] if self.is_cuda else [])
         self.details: dict = {}
+        # What the check recognised in the learner's code, in a line ("projections: fused
+        # qkv, no bias · MLP: SwiGLU (hidden 256) · RoPE: rotate-half"); set by checks that
+        # map the learner's design onto a reference. Reported as the result's "recognised".
+        self.recognised: str = ""
 
     def get(self, name: str):
         """The learner's definition called ``name``; fails clearly if it is missing."""
@@ -104,6 +108,21 @@ class Context:
 
         return {torch.float32: (1e-4, 1e-5), torch.float64: (1e-7, 1e-9),
                 torch.bfloat16: (2e-2, 2e-2), torch.float16: (5e-3, 5e-3)}.get(dtype, (1e-4, 1e-5))
+
+
+def cast_floating_(module, dtype=None, device=None):
+    """Move ``module`` to ``device`` and cast only its floating-point parameters and buffers
+    to ``dtype``; returns the module.
+
+    ``Module.to(dtype)`` also casts complex tensors, to a real dtype, silently dropping the
+    imaginary part of a complex64 ``freqs_cis`` buffer (Meta/torchtitan RoPE): a correct
+    layer would then compute wrong rotations. Complex and integer tensors keep their dtype.
+    """
+    if device is not None:
+        module.to(device)
+    if dtype is not None:
+        module._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+    return module
 
 
 def tensor_mismatch(actual, expected, *, rtol: float, atol: float) -> dict | None:
@@ -199,6 +218,9 @@ def run_check(suite_id: str, name: str, device: str, source: str = "",
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
         result.update(passed=False, message=f"{type(exc).__name__}: {exc}",
                       details={**ctx.details, "traceback": "".join(tb[-4:])})
+    recognised = ctx.recognised or result["details"].pop("recognised", "")
+    if recognised:
+        result["recognised"] = str(recognised)[:MAX_MESSAGE]
     result["seconds"] = round(time.perf_counter() - start, 4)
     result["message"] = result["message"][:MAX_MESSAGE]
     result["details"] = _jsonable(result["details"])

@@ -15,45 +15,72 @@ from pathlib import Path
 HERE = Path(__file__).parent
 
 
-def harness_module() -> types.ModuleType:
-    """Import harness.py as ``_examdesk_harness`` (what the kernel sees)."""
-    mod = sys.modules.get("_examdesk_harness")
+def _module(name: str, filename: str) -> types.ModuleType:
+    """Exec one of the files sent to the kernel as module ``name`` (once per process)."""
+    mod = sys.modules.get(name)
     if mod is None:
-        mod = types.ModuleType("_examdesk_harness")
-        source = (HERE / "harness.py").read_text(encoding="utf-8")
-        sys.modules["_examdesk_harness"] = mod
-        exec(compile(source, str(HERE / "harness.py"), "exec"), mod.__dict__)
+        mod = types.ModuleType(name)
+        path = HERE / filename
+        sys.modules[name] = mod
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), mod.__dict__)
     return mod
 
 
+def harness_module() -> types.ModuleType:
+    """Import harness.py as ``_examdesk_harness`` (what the kernel sees)."""
+    return _module("_examdesk_harness", "harness.py")
+
+
 def ensure_flash_attn() -> None:
-    """Install the stand-in as ``flash_attn`` unless the real package imports."""
-    if "flash_attn" in sys.modules or importlib.util.find_spec("flash_attn") is not None:
+    """Install the layouts module and the flash_attn stand-in, as the kernel gets them.
+
+    The stand-in is ``_examdesk_flash_attn`` always and ``flash_attn`` (a package) unless
+    the real package imports.
+    """
+    _module("_examdesk_layouts", "layouts.py")
+    if "_examdesk_flash_attn" in sys.modules:
         return
-    mod = types.ModuleType("flash_attn")
-    path = HERE / "flash_attn_standin.py"
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), mod.__dict__)
-    sys.modules["flash_attn"] = mod
+    real = "flash_attn" in sys.modules or importlib.util.find_spec("flash_attn") is not None
+    name = "_examdesk_flash_attn" if real else "flash_attn"
+    mod = _module(name, "flash_attn_standin.py")
+    sys.modules["_examdesk_flash_attn"] = mod
 
 
 def run_suite_inprocess(suite_path: Path, solution_source: str, *, device: str = "cpu",
                         include_slow: bool = False) -> list[dict]:
     """Exec the solution in a fresh namespace and run every check of the suite on it."""
+    return run_solutions_inprocess(suite_path, [solution_source], device=device,
+                                   include_slow=include_slow)[0]
+
+
+def run_solutions_inprocess(suite_path: Path, sources: list[str], *, device: str = "cpu",
+                            include_slow: bool = False) -> list[list[dict]]:
+    """Run the suite on many solutions with one load of the suite; one result list each.
+
+    A suite may define ``prepare_many(sources)`` to batch expensive work (the ZeRO suite
+    runs the ranks of every solution in one launcher process); it is called once first.
+    """
     harness = harness_module()
     ensure_flash_attn()
-    namespace: dict = {"__name__": "__examdesk_solution__"}
-    exec(compile(solution_source, "<solution>", "exec"), namespace)
     suite_id = str(suite_path)
     checks = json.loads(harness.load_suite(suite_id, suite_path.read_text(encoding="utf-8")))
-    results = []
-    for info in checks:
-        if info["slow"] and not include_slow:
-            continue
-        if info["cuda_only"] and not device.startswith("cuda"):
-            continue
-        results.append(json.loads(harness.run_check(suite_id, info["name"], device,
-                                                    solution_source, namespace)))
-    return results
+    module = harness.SUITES[suite_id][0]
+    if hasattr(module, "prepare_many"):
+        module.prepare_many(list(sources))
+    out = []
+    for source in sources:
+        namespace: dict = {"__name__": "__examdesk_solution__"}
+        exec(compile(source, "<solution>", "exec"), namespace)
+        results = []
+        for info in checks:
+            if info["slow"] and not include_slow:
+                continue
+            if info["cuda_only"] and not device.startswith("cuda"):
+                continue
+            results.append(json.loads(harness.run_check(suite_id, info["name"], device,
+                                                        source, namespace)))
+        out.append(results)
+    return out
 
 
 if __name__ == "__main__":  # python -m question_db.checks.inprocess SUITE SOLUTION [--slow]
@@ -62,3 +89,5 @@ if __name__ == "__main__":  # python -m question_db.checks.inprocess SUITE SOLUT
                                  include_slow="--slow" in sys.argv):
         mark = "PASS" if r["passed"] else "FAIL"
         print(f"{mark} {r['name']:<28} {r['seconds']:7.3f}s  {r['message']}")
+        if r.get("recognised"):
+            print(f"     recognised: {r['recognised']}")

@@ -22,6 +22,7 @@ from ..paths import data_dir
 
 HERE = Path(__file__).parent
 HARNESS_MODULE = "_examdesk_harness"
+LAYOUTS_MODULE = "_examdesk_layouts"
 INTERRUPT_GRACE_S = 10.0
 
 
@@ -48,10 +49,15 @@ class CheckReport:
         required = [c for c in self.checks if c.get("required", True)]
         return bool(required) and all(c["passed"] for c in required)
 
+    @property
+    def recognised(self) -> list[str]:
+        """What the checks recognised in the learner's design (layouts, conventions), once each."""
+        return list(dict.fromkeys(c["recognised"] for c in self.checks if c.get("recognised")))
+
     def to_json(self) -> dict:
         return {"question": self.question, "device": self.device, "passed": self.passed,
                 "checks": self.checks, "environment": self.environment,
-                "seconds": round(self.seconds, 3)}
+                "recognised": self.recognised, "seconds": round(self.seconds, 3)}
 
 
 def _source(name: str) -> str:
@@ -59,21 +65,35 @@ def _source(name: str) -> str:
 
 
 def _install_code() -> str:
-    """Code that defines the harness module and, if needed, the flash_attn stand-in."""
+    """Code that defines the harness and layouts modules and the flash_attn stand-in.
+
+    The stand-in is always installed as ``_examdesk_flash_attn`` (the checks reuse its entry
+    points to observe calls, also around a real flash_attn); it becomes ``flash_attn`` (a
+    package with ``flash_attn_interface`` and ``layers.rotary``) only when the real one does
+    not import.
+    """
     return (
         "import sys as _s, types as _t\n"
-        f"_m = _t.ModuleType({HARNESS_MODULE!r})\n"
-        f"_s.modules[{HARNESS_MODULE!r}] = _m\n"
-        f"exec(compile({_source('harness.py')!r}, '<examdesk harness>', 'exec'), _m.__dict__)\n"
+        f"for _n, _src in (({HARNESS_MODULE!r}, {_source('harness.py')!r}),\n"
+        f"                 ({LAYOUTS_MODULE!r}, {_source('layouts.py')!r})):\n"
+        "    _m = _t.ModuleType(_n)\n"
+        "    _s.modules[_n] = _m\n"
+        "    exec(compile(_src, '<examdesk ' + _n + '>', 'exec'), _m.__dict__)\n"
         "try:\n"
         "    import flash_attn as _fa\n"
         "    _fa.flash_attn_func\n"
         "except Exception:\n"
-        "    _fa = _t.ModuleType('flash_attn')\n"
+        "    _fa = None\n"
+        "if _fa is not None and getattr(_fa, '__examdesk_standin__', False):\n"
+        "    _s.modules['_examdesk_flash_attn'] = _fa  # installed by an earlier run: the\n"
+        "    # learner's names point into it, so it must stay the one the checks observe\n"
+        "elif _fa is None or '_examdesk_flash_attn' not in _s.modules:\n"
+        "    _n = 'flash_attn' if _fa is None else '_examdesk_flash_attn'\n"
+        "    _fa = _t.ModuleType(_n)\n"
         f"    exec(compile({_source('flash_attn_standin.py')!r}, '<flash_attn stand-in>', "
         "'exec'), _fa.__dict__)\n"
-        "    _s.modules['flash_attn'] = _fa\n"
-        "del _m, _fa, _t\n"
+        "    _s.modules[_n] = _s.modules['_examdesk_flash_attn'] = _fa\n"
+        "del _m, _fa, _t, _src\n"
         # Triton's interpreter (the only way Triton kernels run without a GPU) can only be
         # chosen before triton is first imported, and torch imports triton as a side effect
         # (any TorchDispatchMode or FlopCounterMode does): choose it now on a CPU-only kernel.
@@ -308,6 +328,7 @@ def format_report(report: CheckReport) -> str:
     for c in report.checks:
         mark = "PASS" if c["passed"] else ("FAIL" if c.get("required", True) else "warn")
         lines.append(f"  {mark}  {c['name']:<26} {c.get('seconds', 0):7.2f}s  {c['message']}")
+    lines.extend(f"  recognised: {text}" for text in report.recognised)
     n_pass = sum(1 for c in report.checks if c["passed"])
     lines.append(f"{n_pass}/{len(report.checks)} checks passed in {report.seconds:.1f} s: "
                  f"{'PASSED' if report.passed else 'FAILED'}")

@@ -1,34 +1,32 @@
 """Paper 000, Q34: simplified LLaMA decoder layer with RoPE + FlashAttention-2.
 
-Fill in every ``raise NotImplementedError``. The checks rely on this contract:
+Fill in every ``raise NotImplementedError``. The checks require only this interface:
 
 - ``FlashAttnLLaMALayer(dim, n_heads, checkpoint=False)``; ``forward(x)`` maps
   x: (batch, seq, dim) to a tensor of the same shape and dtype (fp32, bf16, fp16).
-- Submodules and parameter names, all Linear layers bias-free:
-  ``norm1``, ``norm2``: RMSNorm(dim) with ``weight`` (init ones), eps = 1e-6, mean of
-  squares over the last dim computed in fp32, output cast back to the input dtype;
-  ``qkv = nn.Linear(dim, 3 * dim)``: output is [q | k | v] (dim features each), each
-  viewed as (batch, seq, n_heads, head_dim) with head_dim = dim // n_heads;
-  ``o = nn.Linear(dim, dim)``;
-  ``mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.SiLU(), nn.Linear(4 * dim, dim))``.
-- Pre-norm residuals: h = x + o(Attn(norm1(x))); out = h + mlp(norm2(h)).
-- RoPE on q and k only (never v), interleaved pairs: (x[2i], x[2i+1]) at position m is
-  rotated by the angle m·θ_i, θ_i = 10000^(−2i/head_dim), m = 0 … seq−1.
-- Attention: ``flash_attn_func(q, k, v, causal=True)`` imported with
-  ``from flash_attn import flash_attn_func`` (default softmax scale 1/√head_dim);
-  q, k, v in the FA2 layout (batch, seq, n_heads, head_dim).
-- ``checkpoint=True``: in training with grad enabled, the whole layer is recomputed in
-  backward (torch.utils.checkpoint), and every parameter still gets its gradient when
-  x itself does not require grad.
+  head_dim = dim // n_heads, even; n_heads query heads (k/v: as many, or fewer: GQA).
+- Pre-norm residuals: h = x + Attn(RMSNorm(x)); out = h + MLP(RMSNorm(h)); the mean of
+  squares in fp32, the norm's output in the input dtype.
+- RoPE on q and k only (never v), positions m = 0 … seq−1, θ_i = 10000^(−2i/head_dim).
+- Causal attention, scale 1/√head_dim, through FlashAttention-2: any ``flash_attn`` entry
+  point (``flash_attn_func``, ``flash_attn_qkvpacked_func``, ...), or
+  ``F.scaled_dot_product_attention(q, k, v, is_causal=True)`` without an attn_mask.
+- ``checkpoint=True``: in training with grad enabled, recompute (part of) the layer in
+  backward with torch.utils.checkpoint; same gradients, and every parameter still gets
+  one when x itself does not require grad.
 - The layer must work under ``torch.compile``.
-- FLOPs: 2 FLOPs per multiply-add, matmuls and attention only (norms, RoPE, SiLU,
-  softmax and residual adds count 0); attention counted as two dense matmuls QKᵀ and PV
-  (the causal mask does not halve the count), i.e. what
-  ``torch.utils.flop_counter.FlopCounterMode`` reports for that computation. Backward
-  without checkpointing, input x not requiring grad.
+- ``forward_flops`` / ``backward_flops`` describe *your* layer: 2 FLOPs per multiply-add,
+  matmuls and the attention matmuls QKᵀ and PV only (norms, RoPE, activations, softmax and
+  residual adds count 0); backward without checkpointing, x requiring grad. Causal
+  attention dense (as FlopCounterMode counts it), halved, or exactly s(s+1)/2; attention
+  backward 2× its forward, or 2.5× (FlashAttention-2's count with the recompute of P).
+
+Your choice: names, separate or fused q/k/v projections, bias, MLP (SiLU-MLP, SwiGLU,
+GELU ...) and its width, RMSNorm eps, RoPE pairing ((2i, 2i+1) or (i, i + head_dim/2)),
+complex or real arithmetic, where the angle table lives, checkpoint granularity.
 
 Real FlashAttention-2 kernels take fp16/bf16 on CUDA only; on a CPU the app installs a
-stand-in ``flash_attn`` module with the same API that also takes fp32.
+stand-in ``flash_attn`` package with the same API that also takes fp32.
 """
 import torch
 import torch.nn as nn
@@ -48,7 +46,7 @@ class RMSNorm(nn.Module):
 
 
 def apply_rope(x, theta=10000.0):
-    """Rotate interleaved pairs of x: (batch, seq, n_heads, head_dim) by m·θ_i; same dtype."""
+    """Rotate pairs of x: (batch, seq, n_heads, head_dim) by m·θ_i; same dtype."""
     raise NotImplementedError
 
 

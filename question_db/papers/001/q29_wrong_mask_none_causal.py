@@ -1,23 +1,13 @@
-"""WRONG (GPT-NeoX rotate-half pairing (i, i + d_k/2) instead of interleaved pairs (2i, 2i+1)).
+"""WRONG (mask=None treated as a causal mask; the interface says mask=None means no mask)
 
-Multi-head self-attention with rotary position embedding (RoPE), complex form.
-
-Contract (001/29):
-- ``RoPEMultiHeadAttention(d_model, h, max_len=2048)``; ``forward(x, mask=None)``
-  maps x (batch, seq, d_model) to the same shape, seq <= max_len.
-- ``mask`` is a bool or 0/1 integer tensor broadcastable to (batch, h, seq, seq):
-  1/True = attend, 0/False = masked (the key gets zero weight).
-- ``w_q``, ``w_k``, ``w_v``, ``w_o`` are ``nn.Linear(d_model, d_model)`` with bias.
-- RoPE on q and k of every head: the pair (x_2i, x_2i+1) is read as the complex
-  number x_2i + i*x_2i+1 and multiplied by e^{i*pos*theta_i},
-  theta_i = 10000^(-2i/d_k); scores are scaled by 1/sqrt(d_k); softmax over keys.
+The 001/29 reference with one bug.
 """
 import math
 
 import torch
 import torch.nn as nn
 
-EXPECTED_FAIL = ["reference_agreement"]
+EXPECTED_FAIL = ['mask_semantics', 'reference_agreement']
 
 
 class RoPEMultiHeadAttention(nn.Module):
@@ -51,10 +41,9 @@ class RoPEMultiHeadAttention(nn.Module):
         seq = t.size(1)
         rot = torch.complex(self.cos[:seq].float(), self.sin[:seq].float())  # (seq, d_k/2)
         # Rotate in float32 even for bf16 inputs: view_as_complex needs fp32/fp64.
-        half = t.size(-1) // 2
-        tc = torch.complex(t[..., :half].float(), t[..., half:].float())
-        out = tc * rot[:, None, :]  # broadcast over heads
-        return torch.cat([out.real, out.imag], dim=-1).type_as(t)
+        tc = torch.view_as_complex(t.float().reshape(*t.shape[:-1], -1, 2))
+        out = torch.view_as_real(tc * rot[:, None, :])  # broadcast over heads
+        return out.flatten(-2).type_as(t)
 
     def forward(self, x, mask=None):
         batch, seq, _ = x.shape
@@ -65,6 +54,8 @@ class RoPEMultiHeadAttention(nn.Module):
         k = self._rope(self.w_k(x).view(shape)).transpose(1, 2)
         v = self.w_v(x).view(shape).transpose(1, 2)  # values carry no position
         scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)  # (batch, h, seq_q, seq_k)
+        if mask is None:  # BUG: None means "no mask", not causal
+            mask = torch.ones(seq, seq, dtype=torch.bool, device=x.device).tril()
         if mask is not None:
             # Finite minimum instead of -inf: no NaN if a row is fully masked,
             # and no overflow error in fp16 (unlike a literal -1e9).
