@@ -126,11 +126,22 @@ def merge_note(store: ProgressStore, row: dict) -> bool:
     return cursor.rowcount == 1
 
 
-def note_texts(store: ProgressStore) -> list[tuple[str, str]]:
-    """(question id, text) of every note, newest first (search scans them: a learner has
-    hundreds of notes, not millions; bench: search_notes)."""
+def note_texts(store: ProgressStore, *, caseless: Iterable[str] = (),
+               ascii_folded: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """(question id, text) of the notes, newest first, holding every ``caseless`` needle as
+    written and every ``ascii_folded`` one after SQLite's ``lower`` (ASCII only: the caller
+    sends only needles for which that is exact, and checks the rest itself). A scan: a
+    learner has hundreds of notes, not millions (bench: search_p95 has 500)."""
+    where, params = ["text != ''"], []
+    for needle in caseless:
+        where.append("instr(text, ?) > 0")
+        params.append(needle)
+    for needle in ascii_folded:
+        where.append("instr(lower(text), ?) > 0")
+        params.append(needle)
     return [(r[0], r[1]) for r in store.execute(
-        "SELECT question_id, text FROM notes WHERE text != '' ORDER BY updated_at DESC")]
+        f"SELECT question_id, text FROM notes WHERE {' AND '.join(where)} "
+        "ORDER BY updated_at DESC", params)]
 
 
 # --- where practice was left ---------------------------------------------------------------
