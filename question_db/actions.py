@@ -396,7 +396,7 @@ def library_summary(store: ProgressStore, *, bank: Bank,
     with store.atomic():  # one snapshot
         exams = {p.id: store.paper_summary(p.id, mode=SessionMode.EXAM) for p in bank.papers}
         sessions = {p.id: store.sessions(p.id) for p in bank.papers}
-        wrong = len(review.book_question_ids(store))
+        wrong = sum(1 for qid in review.book_question_ids(store) if qid in known)
         due = len(review.due_today(store, now=now, known=known))
         practice = navigation.practice_progress(store, bank)
     return LibrarySummary(exams, sessions, wrong, due, practice)

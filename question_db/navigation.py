@@ -124,7 +124,8 @@ def practice_progress(store: ProgressStore, bank: Bank) -> dict[str, PracticePro
     for paper in bank.papers:
         session = sessions.get(paper.id)
         got = verdicts.get(session.id, {}) if session else {}
-        marks = [mark_of_verdict(got[q.id]) for q in paper.questions if q.id in got]
+        marks = [m for m in (mark_of_verdict(got[q.id]) for q in paper.questions
+                             if q.id in got) if m != Mark.UNANSWERED]  # an empty submit
         qids = [q.id for q in paper.questions]
         continue_at = None
         if session is not None:

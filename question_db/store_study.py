@@ -17,18 +17,16 @@ from typing import Any, Iterable
 from .enums import SessionMode, SessionState
 from .store import _SESSION, ProgressStore, SessionRecord, _session
 
-__all__ = ["NoteRow", "RunRow", "ComposedRow", "ComposedQuestionRow", "TemplateRow",
-           "BookRow", "set_favourite", "favourite_rows", "starred_ids", "merge_favourite",
-           "save_note", "clear_note", "note_rows", "merge_note", "note_texts", "set_position",
-           "create_run", "run_row", "run_by_uid", "run_question_ids", "run_sessions", "run_position",
-           "unfinished_run_ids", "run_rows", "save_composed", "composed_row",
-           "composed_questions", "composed_session_ids", "composed_rows", "insert_template",
-           "update_template", "delete_template", "template_rows", "template_by_uid",
-           "merge_template", "add_seen", "seen_row", "seen_in_session", "seen_rows",
-           "start_review_session", "finish_review_session", "review_session_row",
-           "review_session_ratings", "review_session_by_uid", "review_session_rows",
-           "rated_today", "touched_since", "card_question_ids", "touched_question_ids",
-           "put_back", "book_rows", "book_return_rows", "outcomes_since",
+__all__ = ["NoteRow", "RunRow", "ComposedRow", "ComposedQuestionRow", "TemplateRow", "BookRow",
+           "set_favourite", "starred_ids", "merge_favourite", "save_note", "clear_note",
+           "note_rows", "merge_note", "note_texts", "set_position", "create_run", "run_row",
+           "run_by_uid", "run_question_ids", "run_sessions", "run_position", "unfinished_run_ids",
+           "save_composed", "composed_row", "composed_questions", "composed_session_ids",
+           "insert_template", "update_template", "delete_template", "template_rows",
+           "merge_template", "add_seen", "seen_row", "seen_in_session", "start_review_session",
+           "finish_review_session", "review_session_row", "review_session_ratings",
+           "review_session_by_uid", "rated_today", "touched_since", "card_question_ids",
+           "touched_question_ids", "put_back", "book_rows", "outcomes_since",
            "active_practice_sessions", "latest_verdicts", "answered_question_ids", "has_answer"]
 
 _PRACTICE, _ACTIVE = str(SessionMode.PRACTICE), str(SessionState.ACTIVE)
@@ -49,10 +47,6 @@ def set_favourite(store: ProgressStore, question_id: str, starred: bool, at: flo
     return cursor.rowcount == 1
 
 
-def favourite_rows(store: ProgressStore) -> list[dict]:
-    """Every row, unstarred ones included (exports merge them by time)."""
-    return list(store.query("SELECT question_id, starred, updated_at FROM favourites "
-                            "ORDER BY question_id"))
 
 
 def starred_ids(store: ProgressStore) -> set[str]:
@@ -229,8 +223,6 @@ def run_by_uid(store: ProgressStore, uid: str) -> int | None:
     return row[0] if row else None
 
 
-def run_rows(store: ProgressStore) -> list[RunRow]:
-    return [_run(r) for r in store.query("SELECT * FROM practice_runs ORDER BY id")]
 
 
 def run_question_ids(store: ProgressStore, run_id: int) -> list[str]:
@@ -315,8 +307,6 @@ def composed_session_ids(store: ProgressStore, session_ids: Iterable[int] | None
         ids)}
 
 
-def composed_rows(store: ProgressStore) -> list[ComposedRow]:
-    return [composed_row(store, sid) for sid in sorted(composed_session_ids(store))]
 
 
 # --- templates -----------------------------------------------------------------------------
@@ -373,10 +363,6 @@ def template_rows(store: ProgressStore, kind: str | None = None,
     return [_template(r) for r in store.query(sql + " ORDER BY created_at, id", params)]
 
 
-def template_by_uid(store: ProgressStore, uid: str) -> TemplateRow | None:
-    rows = list(store.query("SELECT id, uid, kind, name, spec, created_at, updated_at "
-                            "FROM templates WHERE uid = ?", [uid]))
-    return _template(rows[0]) if rows else None
 
 
 def merge_template(store: ProgressStore, row: dict) -> bool:
@@ -414,9 +400,6 @@ def seen_in_session(store: ProgressStore, session_id: int) -> dict[str, str]:
         "SELECT question_id, how FROM session_seen WHERE session_id = ?", [session_id])}
 
 
-def seen_rows(store: ProgressStore) -> list[dict]:
-    return list(store.query("SELECT session_id, question_id, how, review_uid, seen_at "
-                            "FROM session_seen"))
 
 
 # --- review sessions -----------------------------------------------------------------------
@@ -443,9 +426,6 @@ def review_session_by_uid(store: ProgressStore, uid: str) -> int | None:
     return row[0] if row else None
 
 
-def review_session_rows(store: ProgressStore) -> list[dict]:
-    return list(store.query("SELECT id, uid, started_at, finished_at FROM review_sessions "
-                            "ORDER BY id"))
 
 
 def review_session_ratings(store: ProgressStore, session_id: int) -> list[dict]:
@@ -497,8 +477,6 @@ def put_back(store: ProgressStore, question_id: str, at: float) -> None:
                   "MAX(book_returns.returned_at, excluded.returned_at)", [question_id, at])
 
 
-def book_return_rows(store: ProgressStore) -> list[dict]:
-    return list(store.query("SELECT question_id, returned_at FROM book_returns"))
 
 
 _BOOK = """
