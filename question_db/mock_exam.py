@@ -145,15 +145,8 @@ class CompositionError(ValueError):
                          f"{short}")
 
 
-@dataclass(frozen=True)
-class MissingQuestion:
-    """A question of a composed exam that the bank no longer has."""
-
-    position: int
-    question_id: str
-    type: str
-    points: float
-    section: str
+# A question of a composed exam that the bank no longer has: its stored row
+MissingQuestion = ComposedQuestionRow
 
 
 @dataclass(frozen=True)
@@ -235,8 +228,7 @@ def build_paper(paper_id: str, title: str, spec: MockExamSpec,
     for row in questions:
         source = by_id.get(row.question_id)
         if source is None or source.points <= 0:
-            missing.append(MissingQuestion(row.position, row.question_id, row.type,
-                                           row.points, row.section))
+            missing.append(row)
         else:
             copies.append(with_points(source, row.position, row.points))
         if sections and sections[-1].title == row.section:

@@ -154,6 +154,15 @@ def _merge_session(store: ProgressStore, s: dict, where: str, result: ImportResu
     return session_id
 
 
+def _session_of(sessions: dict[str, int], row: dict, where: str) -> int:
+    """The id here of the session a row of the file belongs to (by ``session_uid``)."""
+    session_id = sessions.get(_need(row, "session_uid", where))
+    if session_id is None:
+        raise ProgressFileError(f"{where}: session_uid {row['session_uid']!r} is not in the "
+                                "file's sessions")
+    return session_id
+
+
 def _merge_answer(store: ProgressStore, a: dict, session_id: int, where: str,
                   result: ImportResult) -> bool:
     for key in ("uid", "question_id", "created_at"):
@@ -221,10 +230,7 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
             ids[s.get("uid")] = _merge_session(store, s, f"{path}:sessions[{i}]", result)
         for i, a in enumerate(data.get("answers", [])):
             where = f"{path}:answers[{i}]"
-            sid = ids.get(_need(a, "session_uid", where))
-            if sid is None:
-                raise ProgressFileError(f"{where}: session_uid {a['session_uid']!r} is not in "
-                                        "the file's sessions")
+            sid = _session_of(ids, a, where)
             added = _merge_answer(store, a, sid, where, result)
             if added and data.get("derive_reviews") and a.get("grade"):
                 touched |= _derive_review(store, bank, a)
@@ -291,9 +297,9 @@ def _merge_study(store: ProgressStore, path: Path, data: dict, sessions: dict[st
         result.count("notes", study_rows.merge_note(store, n))
     for i, f in enumerate(data.get("favourites", [])):
         where = f"{path}:favourites[{i}]"
-        result.count("favourites", study_rows.merge_favourite(
+        result.count("favourites", study_rows.set_favourite(
             store, _need(f, "question_id", where), bool(f.get("starred")),
-            _need(f, "updated_at", where)))
+            _need(f, "updated_at", where), merge=True))
     for i, t in enumerate(data.get("templates", [])):
         where = f"{path}:templates[{i}]"
         for key in ("uid", "kind", "name", "spec", "created_at", "updated_at"):
@@ -313,10 +319,7 @@ def _merge_study(store: ProgressStore, path: Path, data: dict, sessions: dict[st
                 rows.attach_session_to_run(store, sessions[session_uid], run_id)
     for i, c in enumerate(data.get("composed", [])):
         where = f"{path}:composed[{i}]"
-        session_id = sessions.get(_need(c, "session_uid", where))
-        if session_id is None:
-            raise ProgressFileError(f"{where}: session_uid {c['session_uid']!r} is not in "
-                                    "the file's sessions")
+        session_id = _session_of(sessions, c, where)
         if study_rows.composed_row(store, session_id) is not None:
             result.count("composed", False)
             continue

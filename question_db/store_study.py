@@ -18,7 +18,7 @@ from .enums import SessionMode, SessionState
 from .store import _SESSION, ProgressStore, SessionRecord, _session
 
 __all__ = ["NoteRow", "RunRow", "ComposedRow", "ComposedQuestionRow", "TemplateRow", "BookRow",
-           "set_favourite", "starred_ids", "merge_favourite", "save_note", "clear_note",
+           "set_favourite", "starred_ids", "save_note", "clear_note",
            "note_rows", "merge_note", "note_texts", "set_position", "create_run", "run_row",
            "run_by_uid", "run_question_ids", "run_sessions", "run_position", "unfinished_run_ids",
            "save_composed", "composed_row", "composed_questions", "composed_session_ids",
@@ -37,30 +37,21 @@ def _placeholders(values: list) -> str:
 
 
 # --- favourites ----------------------------------------------------------------------------
-def set_favourite(store: ProgressStore, question_id: str, starred: bool, at: float) -> bool:
-    """Star or unstar; returns whether anything changed (starring twice is one star)."""
+def set_favourite(store: ProgressStore, question_id: str, starred: bool, at: float, *,
+                  merge: bool = False) -> bool:
+    """Star or unstar; returns whether anything changed (starring twice is one star).
+    ``merge``: an imported star or unstar, kept only where it is newer than the one here."""
+    keep = ("excluded.updated_at > favourites.updated_at" if merge
+            else "favourites.starred != excluded.starred")
     cursor = store.execute(
         "INSERT INTO favourites (question_id, starred, updated_at) VALUES (?, ?, ?) "
         "ON CONFLICT (question_id) DO UPDATE SET starred = excluded.starred, "
-        "updated_at = excluded.updated_at WHERE favourites.starred != excluded.starred",
-        [question_id, int(starred), at])
+        f"updated_at = excluded.updated_at WHERE {keep}", [question_id, int(starred), at])
     return cursor.rowcount == 1
-
-
 
 
 def starred_ids(store: ProgressStore) -> set[str]:
     return {r[0] for r in store.execute("SELECT question_id FROM favourites WHERE starred = 1")}
-
-
-def merge_favourite(store: ProgressStore, question_id: str, starred: bool, at: float) -> bool:
-    """An imported star or unstar, kept where it is newer than the one here."""
-    cursor = store.execute(
-        "INSERT INTO favourites (question_id, starred, updated_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (question_id) DO UPDATE SET starred = excluded.starred, "
-        "updated_at = excluded.updated_at WHERE excluded.updated_at > favourites.updated_at",
-        [question_id, int(starred), at])
-    return cursor.rowcount == 1
 
 
 # --- notes ---------------------------------------------------------------------------------
