@@ -287,13 +287,13 @@ class MainWindow(QMainWindow):
                     on_done=lambda state: self._exam_ready(paper, state))
 
     def resume_exam(self, session_id: int) -> None:
-        """Continue an unfinished exam with the wall-clock time left (or submit it)."""
-        def ready(state: OpenSession) -> None:
-            paper = self.paper(state.session.paper_id)
-            if paper is not None:
-                self._exam_ready(paper, state)
-        self.db.run(actions().open_session, bank=self.bank, session_id=session_id,
-                    on_done=ready)
+        """Continue an unfinished exam with the wall-clock time left (or submit it). Its
+        paper comes from the store (``session_paper``): a mock exam's is not in the bank."""
+        def opened(found) -> None:
+            self.db.run(actions().open_session, bank=self.bank, session_id=session_id,
+                        on_done=lambda state: self._exam_ready(found.paper, state))
+        self.db.run(actions().session_paper, bank=self.bank, session_id=session_id,
+                    on_done=opened)
 
     def _exam_ready(self, paper: Paper, state: OpenSession) -> None:
         session = state.session
@@ -436,7 +436,12 @@ class MainWindow(QMainWindow):
         if not sessions or self.screen_view is not None:
             return
         session = sessions[0]
-        paper = self.bank.paper(session.paper_id)
+        self.db.run(actions().session_paper, bank=self.bank, session_id=session.id,
+                    on_done=lambda found: self._ask_resume(session, found.paper))
+
+    def _ask_resume(self, session: SessionRecord, paper: Paper) -> None:
+        if self.screen_view is not None:  # the learner opened something meanwhile
+            return
         left = session.remaining() or 0
         if left <= 0:
             text = self.tr("Time ran out on your exam “%1” while examdesk was closed. It will "

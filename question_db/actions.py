@@ -14,12 +14,14 @@ actions too, so no screen builds a query. Nothing here imports Qt.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from . import exam, progress_io, review, stats
+from . import exam, mock_exam, navigation, progress_io, review, stats
+from . import store_study as study_rows
 from .changes import NOTHING, Changes, changes_of
 from .enums import GRADED_VERDICTS, SessionMode, SessionState as State
 from .grading import Grade, as_response, grade_in_paper
@@ -29,6 +31,7 @@ from .store import AnswerRef, PaperSummary, ProgressStore, SessionRecord
 
 __all__ = [
     "Changes", "OpenSession", "SubmittedAnswer", "PracticeOutcome", "OpenRun",
+    "SessionPaper", "session_paper", "AnswerShown",
     "ExamSubmitted", "LibrarySummary", "DashboardData", "Written",
     "open_practice", "open_session", "save_draft", "set_flag", "submit_practice_answer",
     "regrade_practice_answer", "start_run", "finish_run", "start_exam", "submit_exam",
@@ -108,10 +111,34 @@ def open_practice(store: ProgressStore, *, paper: Paper,
                                                        papers=frozenset({paper.id})))
 
 
+@dataclass(frozen=True)
+class SessionPaper:
+    """The paper a session is on: a bank paper, or a composed mock exam's (``missing``:
+    its questions the bank no longer has, reported and not scored)."""
+
+    paper: Paper
+    missing: tuple[mock_exam.MissingQuestion, ...] = ()
+    composed: bool = False
+    changes: Changes = NOTHING
+
+
+def session_paper(store: ProgressStore, *, bank: Bank, session_id: int) -> SessionPaper:
+    """The ``Paper`` to show and grade a stored session with (screens must not look it up
+    in the bank: a mock exam's paper is not there). ``KeyError`` for an unknown session or
+    a paper no longer installed."""
+    with store.atomic():
+        session = store.session(session_id)
+        composed = mock_exam.session_paper(store, bank, session)
+    if composed is not None:
+        return SessionPaper(composed.paper, composed.missing, True)
+    return SessionPaper(bank.paper(session.paper_id))
+
+
 def open_session(store: ProgressStore, *, bank: Bank, session_id: int) -> OpenSession:
-    """Any stored session (an exam to resume, a report to show), with its paper's questions."""
-    session = store.session(session_id)
-    return _open(store, bank.paper(session.paper_id), session_id)
+    """Any stored session (an exam to resume, a report to show), with its paper's questions
+    (``session_paper`` gives that paper)."""
+    return _open(store, session_paper(store, bank=bank, session_id=session_id).paper,
+                 session_id)
 
 
 # --- practice ------------------------------------------------------------------------------
@@ -127,6 +154,10 @@ def set_flag(store: ProgressStore, *, session_id: int, question_id: str,
              flagged: bool) -> Written:
     store.set_flag(session_id, question_id, flagged)
     return Written(Changes(sessions=frozenset({session_id})))
+
+
+class AnswerShown(ValueError):
+    """A practice answer to a question whose key was already shown in that session."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +179,10 @@ def submit_practice_answer(store: ProgressStore, *, paper: Paper, session_id: in
     stored = response_to_json(response)
     seconds = round(seconds, 3)
     with store.write():
+        if study_rows.seen_row(store, session_id, question.id) is not None:
+            raise AnswerShown(f"{question.id}: its key was shown in this session (Show "
+                              "answer / recite), so an answer here would not be honest; it "
+                              "was scheduled as seen")
         store.save_draft(session_id, question.id, stored, seconds=seconds, now=now)
         answer = store.record_answer(session_id, question.id, stored, grade=grade,
                                      seconds=seconds, now=now)
@@ -174,31 +209,36 @@ def regrade_practice_answer(store: ProgressStore, *, paper: Paper, session_id: i
 
 @dataclass(frozen=True)
 class OpenRun:
-    """A practice run over chosen questions, in order, with a new session per paper."""
+    """A practice run over chosen questions, in order, with a session per paper. The run is
+    stored (its question order too), so it can be continued after the app closes."""
 
     questions: tuple[Question, ...]
     papers: dict[str, Paper]
     sessions: dict[str, int]  # paper id -> practice session id
     changes: Changes = NOTHING
+    run_id: int | None = None
+    title: str = ""
+    position: str | None = None  # the question it was left on (a continued run)
 
 
 def start_run(store: ProgressStore, *, bank: Bank, question_ids: Iterable[str],
+              title: str = "", spec: dict | None = None,
               now: float | None = None) -> OpenRun:
-    """Practise ``question_ids`` (the wrong-answer book, today's reviews, a practice set).
-    A session belongs to one paper, so a run is one session per paper; unknown ids (a pack
-    no longer installed) are skipped."""
-    questions: list[Question] = []
-    for qid in dict.fromkeys(question_ids):
-        try:
-            questions.append(bank.question(qid))
-        except KeyError:
-            continue
+    """Practise ``question_ids`` (the wrong-answer book, today's reviews, a practice set:
+    ``spec`` is then its JSON, kept with the run). A session belongs to one paper, so a run
+    is one session per paper; unknown ids (a pack no longer installed) are skipped."""
+    by_id = {q.id: q for q in bank.all_questions()}
+    questions = [by_id[qid] for qid in dict.fromkeys(question_ids) if qid in by_id]
     papers = {q.paper_id: bank.paper(q.paper_id) for q in questions}
+    at = time.time() if now is None else now
     with store.write():
-        sessions = {pid: store.start_session(paper_id=pid, mode=SessionMode.PRACTICE, now=now)
+        run_id = study_rows.create_run(store, title=title, spec=spec, created_at=at,
+                                       question_ids=[q.id for q in questions])
+        sessions = {pid: store.start_session(paper_id=pid, mode=SessionMode.PRACTICE,
+                                             run_id=run_id, now=at)
                     for pid in papers}
     return OpenRun(tuple(questions), papers, sessions,
-                   Changes(sessions=frozenset(sessions.values())))
+                   Changes(sessions=frozenset(sessions.values())), run_id, title)
 
 
 def finish_run(store: ProgressStore, *, session_ids: Iterable[int],
@@ -306,13 +346,15 @@ class SessionReport:
     paper: Paper
     report: exam.ExamReport
     changes: Changes
+    missing: tuple[mock_exam.MissingQuestion, ...] = ()
 
 
 def session_report(store: ProgressStore, *, bank: Bank, session_id: int) -> SessionReport:
-    """The report of any stored session (a past exam from the library), regraded now."""
-    paper = bank.paper(store.session(session_id).paper_id)
-    result = exam_report(store, paper=paper, session_id=session_id)
-    return SessionReport(paper, result.report, result.changes)
+    """The report of any stored session (a past exam from the library, a mock exam),
+    regraded now; ``missing``: a mock exam's questions the bank no longer has."""
+    found = session_paper(store, bank=bank, session_id=session_id)
+    result = exam_report(store, paper=found.paper, session_id=session_id)
+    return SessionReport(found.paper, result.report, result.changes, found.missing)
 
 
 def exam_report(store: ProgressStore, *, paper: Paper, session_id: int) -> ExamSubmitted:
@@ -327,9 +369,13 @@ def exam_report(store: ProgressStore, *, paper: Paper, session_id: int) -> ExamS
 
 
 def unfinished_exams(store: ProgressStore, *, bank: Bank) -> list[SessionRecord]:
-    """Active exams of papers in the bank, newest first (resume or auto-submit at start)."""
+    """Active exams of papers in the bank and mock exams, newest first (resume or
+    auto-submit at start; ``session_paper`` gives each one's paper)."""
     known = {p.id for p in bank.papers}
-    return [s for s in store.unfinished_exams() if s.paper_id in known]
+    with store.atomic():
+        active = store.unfinished_exams()
+        composed = study_rows.composed_session_ids(store, [s.id for s in active])
+    return [s for s in active if s.paper_id in known or s.id in composed]
 
 
 # --- library, dashboard, review ------------------------------------------------------------
@@ -341,6 +387,8 @@ class LibrarySummary:
     sessions: dict[str, list[SessionRecord]]  # per paper id, newest first
     wrong_count: int
     due_count: int
+    # per paper id: practice progress (answered/total, right) and the Continue target
+    practice: dict[str, navigation.PracticeProgress] = field(default_factory=dict)
 
 
 def library_summary(store: ProgressStore, *, bank: Bank,
@@ -349,9 +397,10 @@ def library_summary(store: ProgressStore, *, bank: Bank,
     with store.atomic():  # one snapshot
         exams = {p.id: store.paper_summary(p.id, mode=SessionMode.EXAM) for p in bank.papers}
         sessions = {p.id: store.sessions(p.id) for p in bank.papers}
-        wrong = len(review.wrong_book(store, bank))
+        wrong = sum(1 for qid in review.book_question_ids(store) if qid in known)
         due = len(review.due_today(store, now=now, known=known))
-    return LibrarySummary(exams, sessions, wrong, due)
+        practice = navigation.practice_progress(store, bank)
+    return LibrarySummary(exams, sessions, wrong, due, practice)
 
 
 @dataclass(frozen=True)
@@ -384,9 +433,13 @@ def dashboard(store: ProgressStore, *, bank: Bank, now: float | None = None) -> 
 
 def wrong_book(store: ProgressStore, *, bank: Bank, paper_id: str | None = None,
                topic: str | None = None, qtype: str | None = None,
-               include_mastered: bool = False) -> list[review.WrongEntry]:
+               include_mastered: bool = False,
+               include_graduated: bool = False) -> list[review.WrongEntry]:
+    """The 错题本: missed (or put back) and neither mastered nor graduated (answered right
+    ``graduate_after`` times in a row since), newest first."""
     return review.wrong_book(store, bank, paper_id=paper_id, topic=topic, qtype=qtype,
-                             include_mastered=include_mastered)
+                             include_mastered=include_mastered,
+                             include_graduated=include_graduated)
 
 
 def due_reviews(store: ProgressStore, *, bank: Bank, now: float | None = None) -> list[str]:

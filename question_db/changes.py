@@ -19,17 +19,25 @@ class Changes:
     questions: frozenset[str] = frozenset()  # their answers, reviews or schedule changed
     papers: frozenset[str] = frozenset()  # library cards: scores, attempts, unfinished exams
     reviews: bool = False  # schedule, wrong-answer book, due counts, dashboard figures
-    settings: bool = False  # settings kept in the progress file (exam date)
+    settings: bool = False  # settings kept in the progress file (exam date, daily limits)
     everything: bool = False  # a restore or an import: reload whatever is shown
+    notes: frozenset[str] = frozenset()  # question ids whose personal note changed
+    favourites: frozenset[str] = frozenset()  # question ids starred or unstarred
+    templates: bool = False  # saved practice-set / mock-exam templates
 
     def __or__(self, other: Changes) -> Changes:
-        return Changes(self.sessions | other.sessions, self.questions | other.questions,
-                       self.papers | other.papers, self.reviews or other.reviews,
-                       self.settings or other.settings, self.everything or other.everything)
+        return Changes(
+            sessions=self.sessions | other.sessions, questions=self.questions | other.questions,
+            papers=self.papers | other.papers, reviews=self.reviews or other.reviews,
+            settings=self.settings or other.settings,
+            everything=self.everything or other.everything, notes=self.notes | other.notes,
+            favourites=self.favourites | other.favourites,
+            templates=self.templates or other.templates)
 
     def __bool__(self) -> bool:
         return bool(self.sessions or self.questions or self.papers or self.reviews
-                    or self.settings or self.everything)
+                    or self.settings or self.everything or self.notes or self.favourites
+                    or self.templates)
 
     def touches_paper(self, paper_id: str) -> bool:
         return self.everything or paper_id in self.papers or any(

@@ -67,8 +67,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     from .interchange.exporters import export_papers
 
+    notes, note_times = (None, None) if args.no_notes or args.format != "apkg" \
+        else _learner_notes(args)
     try:
-        warnings = export_papers(args.format, papers, Path(args.out))
+        warnings = export_papers(args.format, papers, Path(args.out), notes=notes,
+                                 note_times=note_times)
     except OSError as exc:
         print(f"question-db export: cannot write {args.out}: {exc.strerror or exc}",
               file=sys.stderr)
@@ -132,6 +135,32 @@ def import_summary(result, out: str | Path) -> str:
     return "\n".join(lines)
 
 
+def _learner_notes(args: argparse.Namespace
+                   ) -> tuple[dict[str, str] | None, dict[str, float] | None]:
+    """The learner's notes from the data folder's progress file, read-only (a running
+    examdesk may be using it); none when there is no progress file."""
+    from .paths import progress_path
+
+    path = progress_path(data_dir(args.data_dir))
+    if not path.is_file():
+        return None, None
+    from .store import ProgressStore
+    from .study import anki_notes
+
+    store = ProgressStore(path, read_only=True)
+    try:
+        if not store.conn.execute("PRAGMA database_list").fetchone()[2]:  # nothing readable
+            print(f"question-db export: {path} could not be read (damaged, or from another "
+                  "examdesk version): exporting without your notes", file=sys.stderr)
+            return None, None
+        found = anki_notes(store)
+    finally:
+        store.close()
+    print(f"question-db export: {len(found.notes)} note(s) of yours from {path} "
+          "(--no-notes leaves them out)", file=sys.stderr)
+    return found.notes, found.note_times
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .checks.runner import check_solution_cli  # deferred: pulls in jupyter_client
 
@@ -159,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["json", "apkg", "moodle-xml", "gift"], default="json")
     p.add_argument("--out", "-o", metavar="FILE",
                    help="write to FILE (written whole or not at all; json: default stdout)")
+    p.add_argument("--no-notes", action="store_true",
+                   help="apkg: leave out your notes (by default each card's Note field holds "
+                        "your note from the data folder's progress file)")
     p.add_argument("paper_ids", nargs="*", metavar="PAPER_ID",
                    help="papers to export (default: all)")
     p.set_defaults(func=cmd_export)

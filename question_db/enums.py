@@ -11,7 +11,8 @@ from enum import Enum
 from typing import Iterable
 
 __all__ = ["QuestionType", "Status", "Verdict", "SessionMode", "SessionState",
-           "MultipleChoiceRule", "sql_list", "OBJECTIVE_TYPES", "CHOICE_TYPES",
+           "MultipleChoiceRule", "ReviewKind", "SeenHow", "Mark", "SetOrder", "TemplateKind",
+           "sql_list", "OBJECTIVE_TYPES", "CHOICE_TYPES",
            "SUBJECTIVE_TYPES", "GRADED_VERDICTS", "FINISHED_STATES", "SUBMITTED_STATES"]
 
 
@@ -68,6 +69,47 @@ class SessionState(_StrEnum):
 class MultipleChoiceRule(_StrEnum):
     ALL_OR_NOTHING = "all_or_nothing"
     PARTIAL = "partial"
+
+
+class ReviewKind(_StrEnum):
+    """Where a review (an FSRS rating) came from. Only ``ANSWER`` is a graded answer: the
+    others are the learner's own judgement and never count as right or wrong answers."""
+
+    ANSWER = "answer"  # a graded answer (practice, exam)
+    REVEAL = "reveal"  # "Show answer" in practice without answering: Again
+    RECITE = "recite"  # 背题: knew it (Good) / didn't (Again)
+    REVIEW = "review"  # rated 1-4 in a review session (Anki's flow)
+
+
+class SeenHow(_StrEnum):
+    """How a question was seen in a session without being answered."""
+
+    REVEALED = "revealed"
+    RECITED = "recited"
+
+
+class Mark(_StrEnum):
+    """A question's status in a session, as the navigator (答题卡) colours it."""
+
+    UNANSWERED = "unanswered"
+    ANSWERED = "answered"  # a response on screen, not graded yet (an exam, an unsent draft)
+    RIGHT = "right"
+    PARTLY = "partly"
+    WRONG = "wrong"
+    PENDING = "pending"  # submitted, awaiting self-marks or a check run
+    VOID = "void"  # no correct answer: shown, explained, not scored
+    REVEALED = "revealed"  # the key was shown without an answer (scheduled as a miss)
+    RECITED = "recited"  # seen in recite mode (背题)
+
+
+class SetOrder(_StrEnum):
+    PAPER = "paper"  # 顺序: papers in bank order, questions by number
+    RANDOM = "random"  # 随机: seeded, so the same seed gives the same set
+
+
+class TemplateKind(_StrEnum):
+    PRACTICE_SET = "practice_set"
+    MOCK_EXAM = "mock_exam"
 
 
 CHOICE_TYPES = frozenset({QuestionType.SINGLE_CHOICE, QuestionType.MULTIPLE_CHOICE})

@@ -7,6 +7,8 @@ from pathlib import Path
 ENV_DATA_DIR = "EXAMDESK_DATA_DIR"
 BUNDLED_PAPERS = Path(__file__).parent / "papers"  # the papers shipped with examdesk
 PROGRESS_FILE = "progress.sqlite3"
+CACHE_DIR = "cache"  # copies that can be rebuilt from the bank: the bank cache, the index
+SEARCH_INDEX_FILE = "search.sqlite3"
 
 
 def data_dir(override: str | os.PathLike | None = None) -> Path:
@@ -39,3 +41,8 @@ def installed_paper_roots(data_dir: Path) -> list[Path]:
 def progress_path(data_dir: Path) -> Path:
     """The progress database in a data folder."""
     return Path(data_dir) / PROGRESS_FILE
+
+
+def search_index_path(data_dir: Path) -> Path:
+    """The search index of a data folder: a cache, rebuilt whenever it is missing."""
+    return Path(data_dir) / CACHE_DIR / SEARCH_INDEX_FILE

@@ -6,6 +6,13 @@ credit → Hard; code → from the share of required checks passed; subjective �
 self-marked share. The learner may override the last rating. The card is a cache: it
 is always the replay of the question's reviews in time order (fuzzing off), which is
 what makes overrides and imports exact.
+
+Self-rated reviews (``ReviewKind``: Show answer without answering = Again, 背题 knew it /
+didn't = Good / Again, a review session's 1–4) schedule the card like any other review, but
+they are not answers: they never put a question in the wrong-answer book and never count
+toward graduating it; a self-rated Again does break a graduation streak (the learner did
+not recall it). An entry graduates from the book after ``graduate_after`` (a setting,
+default 2) consecutive graded answers that were not misses; it can be put back by hand.
 """
 from __future__ import annotations
 
@@ -19,7 +26,8 @@ from typing import Any
 from fsrs import Card, Rating, Scheduler
 
 from . import store_reviews as rows
-from .enums import GRADED_VERDICTS, SUBJECTIVE_TYPES, QuestionType
+from . import store_study as study_rows
+from .enums import GRADED_VERDICTS, SUBJECTIVE_TYPES, QuestionType, ReviewKind
 from .grading import Grade
 from .model import Bank, Paper, Question
 from .store import ProgressStore, _now
@@ -27,7 +35,9 @@ from .store import ProgressStore, _now
 __all__ = ["AGAIN", "HARD", "GOOD", "EASY", "RATING_NAMES", "CardState", "WrongEntry",
            "rating_for", "is_miss", "outcome_share", "time_budget_s", "record_outcome",
            "override_rating", "set_mastered", "card_state", "due_questions", "due_today",
-           "due_forecast", "set_exam_date", "exam_date", "wrong_book", "replay"]
+           "due_forecast", "set_exam_date", "exam_date", "wrong_book", "replay",
+           "record_self_rating", "graduation_streak", "put_back", "book_question_ids",
+           "StudySettings", "study_settings", "save_study_settings", "day_bounds"]
 
 AGAIN, HARD, GOOD, EASY = (int(r) for r in (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy))
 RATING_NAMES = {AGAIN: "again", HARD: "hard", GOOD: "good", EASY: "easy"}
@@ -142,10 +152,32 @@ def record_outcome(store: ProgressStore, question: Question, paper: Paper, *,
         return replay(store, question.id)
 
 
-def override_rating(store: ProgressStore, question_id: str, rating: int) -> CardState:
-    """The learner disagrees with the last rating: replace it and reschedule."""
+def _check_rating(rating: int) -> None:
     if rating not in RATING_NAMES:
         raise ValueError(f"rating must be one of {sorted(RATING_NAMES)}, not {rating!r}")
+
+
+def record_self_rating(store: ProgressStore, question_id: str, *, rating: int,
+                       kind: ReviewKind, review_session_id: int | None = None,
+                       seconds: float | None = None, uid: str | None = None,
+                       now: float | None = None) -> CardState:
+    """A review the learner rated themselves (no answer behind it): scheduled, never a miss.
+    ``was_new`` records whether it is the question's first review (daily new-card limit)."""
+    _check_rating(rating)
+    if kind == ReviewKind.ANSWER:
+        raise ValueError("a graded answer is recorded with record_outcome")
+    with store.write():
+        was_new = not rows.has_reviews(store, question_id)
+        rows.add_review(store, question_id, answer_uid=None, rating=rating, missed=False,
+                        reviewed_at=_now(now), kind=kind, uid=uid,
+                        review_session_id=review_session_id, was_new=was_new,
+                        seconds=None if seconds is None else round(seconds, 3))
+        return replay(store, question_id)
+
+
+def override_rating(store: ProgressStore, question_id: str, rating: int) -> CardState:
+    """The learner disagrees with the last rating: replace it and reschedule."""
+    _check_rating(rating)
     with store.write():
         if not rows.override_last_review(store, question_id, rating):
             raise KeyError(f"{question_id} has not been reviewed yet")
@@ -199,6 +231,53 @@ def due_forecast(store: ProgressStore, *, days: int = 14, now: float | None = No
     return sorted(counts.items())
 
 
+def day_bounds(now: float | None = None, tz=None) -> tuple[float, float]:
+    """[start, end) of the local day (or ``tz``'s) holding ``now``: what "today" means for
+    due cards and daily limits."""
+    today = datetime.fromtimestamp(_now(now), tz=tz).date()
+    start = datetime.combine(today, datetime.min.time(), tzinfo=tz)
+    return start.timestamp(), (start + timedelta(days=1)).timestamp()
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    """Kept in the progress file's settings table (travels with exports)."""
+
+    new_per_day: int = 20  # new cards a review session introduces per day (Anki's default)
+    reviews_per_day: int = 200  # due cards a review session shows per day (Anki's default)
+    graduate_after: int = 2  # consecutive right answers that take an entry out of the book
+
+
+_SETTING_KEYS = {"new_per_day": "review_new_per_day",
+                 "reviews_per_day": "review_reviews_per_day",
+                 "graduate_after": "wrong_book_graduate_after"}
+
+
+def study_settings(store: ProgressStore) -> StudySettings:
+    values = {}
+    for field_name, key in _SETTING_KEYS.items():
+        raw = rows.get_setting(store, key)
+        try:
+            values[field_name] = int(raw) if raw is not None else None
+        except ValueError:  # a hand-edited or damaged value: the default
+            values[field_name] = None
+    return StudySettings(**{k: v for k, v in values.items() if v is not None})
+
+
+def save_study_settings(store: ProgressStore, **changes: int) -> StudySettings:
+    """Change some of the settings; each must be a whole number (graduate_after ≥ 1)."""
+    for field_name, value in changes.items():
+        if field_name not in _SETTING_KEYS:
+            raise ValueError(f"unknown study setting {field_name!r}")
+        least = 1 if field_name == "graduate_after" else 0
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise ValueError(f"{field_name} must be a whole number ≥ {least}, not {value!r}")
+    with store.write():
+        for field_name, value in changes.items():
+            rows.set_setting(store, _SETTING_KEYS[field_name], str(value))
+    return study_settings(store)
+
+
 def set_exam_date(store: ProgressStore, day: date | None) -> None:
     with store.write():
         if day is None:
@@ -218,36 +297,92 @@ class WrongEntry:
 
     question: Question
     misses: int
-    last_missed_at: float
+    last_missed_at: float  # its newest miss (a put-back without a miss: when it was put back)
     response: Any
     grade: dict | None
     last_rating: int | None
     mastered_at: float | None  # set when shown with include_mastered
-    correct_since: int  # correct outcomes after the last miss (a hint to mark mastered)
+    correct_since: int  # graded answers not missed since it last entered the book
+    streak: int = 0  # of those, consecutive ones up to now (graduates at graduate_after)
+    graduated: bool = False  # shown only with include_graduated
+    returned_at: float | None = None  # put back by hand at
+
+
+def graduation_streak(outcomes: list[tuple[str, int, int]]) -> tuple[int, int]:
+    """(streak, correct) from (kind, rating, missed) reviews newest first, since the entry
+    last entered the book. The streak counts graded answers that were not misses and stops
+    at a miss or at a self-rated Again; self-rated Good/Hard/Easy neither count nor stop it
+    (recalling is not answering). ``correct`` counts every graded answer not missed."""
+    streak, correct, counting = 0, 0, True
+    for kind, rating, missed in outcomes:
+        if kind == ReviewKind.ANSWER:
+            if missed:
+                break
+            correct += 1
+            streak += counting
+        elif rating == AGAIN:
+            counting = False
+    return streak, correct
+
+
+def _book(store: ProgressStore, *, include_mastered: bool,
+          include_graduated: bool) -> list[tuple[study_rows.BookRow, int, int, bool, bool]]:
+    """(row, streak, correct, mastered, graduated) of every entry to show, newest first."""
+    need = study_settings(store).graduate_after
+    outcomes = study_rows.outcomes_since(store)
+    entries = []
+    for row in study_rows.book_rows(store):
+        entered = max(row.last_missed_at or 0.0, row.returned_at or 0.0)
+        mastered = row.mastered_at is not None and row.mastered_at >= entered
+        streak, correct = graduation_streak(outcomes.get(row.question_id, []))
+        graduated = streak >= need
+        if (mastered and not include_mastered) or (graduated and not include_graduated):
+            continue
+        entries.append((row, streak, correct, mastered, graduated))
+    entries.sort(key=lambda e: (-max(e[0].last_missed_at or 0.0, e[0].returned_at or 0.0),
+                                e[0].question_id))
+    return entries
+
+
+def book_question_ids(store: ProgressStore) -> list[str]:
+    """The ids in the wrong-answer book now (not mastered, not graduated), newest first."""
+    return [e[0].question_id for e in _book(store, include_mastered=False,
+                                            include_graduated=False)]
+
+
+def put_back(store: ProgressStore, question_id: str, *, now: float | None = None) -> None:
+    """Back into the book by hand (a graduated or mastered entry, or any question): its
+    mastery marks go, and graduation counts again from now."""
+    with store.write():
+        study_rows.put_back(store, question_id, _now(now))
+        rows.remove_mastery(store, question_id)
+        rows.refresh_card_mastery(store, question_id)
 
 
 def wrong_book(store: ProgressStore, bank: Bank, *, paper_id: str | None = None,
                topic: str | None = None, qtype: str | None = None,
-               include_mastered: bool = False) -> list[WrongEntry]:
-    """Questions missed since they were last marked mastered, newest miss first."""
+               include_mastered: bool = False,
+               include_graduated: bool = False) -> list[WrongEntry]:
+    """Questions missed (or put back) since they were last marked mastered and not yet
+    graduated, newest first."""
     entries = []
-    for row in rows.missed_questions(store):
-        mastered = row.mastered_at is not None and row.mastered_at >= row.last_missed_at
-        if mastered and not include_mastered:
-            continue
-        try:
-            q = bank.question(row.question_id)
-        except KeyError:
+    by_id = {q.id: q for q in bank.all_questions()}
+    for row, streak, correct, mastered, graduated in _book(
+            store, include_mastered=include_mastered, include_graduated=include_graduated):
+        q = by_id.get(row.question_id)
+        if q is None:
             continue  # a pack that is no longer installed
         if ((paper_id and q.paper_id != paper_id) or (topic and topic not in q.topics)
                 or (qtype and q.type != qtype)):
             continue
-        last = rows.last_missed_answer(store, q.id)
-        correct_since, last_rating = rows.since_last_miss(store, q.id, row.last_missed_at)
+        last = rows.last_missed_answer(store, q.id) if row.misses else None
+        _, last_rating = rows.review_count_and_last(store, q.id)
         entries.append(WrongEntry(
-            question=q, misses=row.misses, last_missed_at=row.last_missed_at,
+            question=q, misses=row.misses,
+            last_missed_at=row.last_missed_at or row.returned_at or 0.0,
             response=json.loads(last[0]) if last else None,
             grade=json.loads(last[1]) if last and last[1] else None,
             last_rating=last_rating, mastered_at=row.mastered_at if mastered else None,
-            correct_since=correct_since))
+            correct_since=correct, streak=streak, graduated=graduated,
+            returned_at=row.returned_at))
     return entries

@@ -194,6 +194,112 @@ CREATE TABLE mastery (
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+# v3: study modes (issue 15). Practice resumes where it was left (sessions.position); a
+# practice run (a set, the wrong-answer book, today's reviews) is recorded with its
+# question order so it can be continued; a composed mock exam (组卷) keeps the question list
+# and points it started with, so it is resumed and reported identically however the bank
+# changes; favourites and notes (kept, not deleted, when cleared: an older import must not
+# bring them back); saved practice-set and mock-exam templates; self-rated reviews (Show
+# answer, 背题, the review session) are reviews of their own kind, never answers, so the
+# dashboard and the wrong-answer book count only graded answers; review sessions with their
+# daily counts; a wrong-answer book entry put back by hand.
+_V3 = """
+CREATE TABLE practice_runs (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    spec TEXT,                      -- JSON of the practice set it came from; NULL: chosen
+    created_at REAL NOT NULL        -- by hand (wrong-answer book, today's reviews)
+);
+CREATE TABLE run_questions (
+    run_id INTEGER NOT NULL REFERENCES practice_runs (id),
+    position INTEGER NOT NULL,      -- 0-based order in the run
+    question_id TEXT NOT NULL,
+    PRIMARY KEY (run_id, position)
+);
+
+ALTER TABLE sessions ADD COLUMN position TEXT;        -- the question on screen
+ALTER TABLE sessions ADD COLUMN position_at REAL;     -- when it was put there
+ALTER TABLE sessions ADD COLUMN run_id INTEGER REFERENCES practice_runs (id);
+CREATE INDEX sessions_by_run ON sessions (run_id) WHERE run_id IS NOT NULL;
+
+-- a mock exam's paper, fixed when it starts (the session's paper_id names no bank paper)
+CREATE TABLE composed_exams (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions (id),
+    template_uid TEXT,              -- NULL: composed without a saved template
+    title TEXT NOT NULL,
+    spec TEXT NOT NULL              -- JSON of the spec it was composed from
+);
+CREATE TABLE composed_questions (
+    session_id INTEGER NOT NULL REFERENCES sessions (id),
+    position INTEGER NOT NULL,      -- the question's number in the composed paper (1-based)
+    question_id TEXT NOT NULL,      -- the bank question: answers and reviews use this id
+    type TEXT NOT NULL,
+    points REAL NOT NULL,           -- as the template says, not as the source paper printed
+    section TEXT NOT NULL,
+    PRIMARY KEY (session_id, position)
+);
+
+CREATE TABLE templates (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('practice_set', 'mock_exam')),
+    name TEXT NOT NULL,
+    spec TEXT NOT NULL,             -- JSON
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE favourites (
+    question_id TEXT PRIMARY KEY,
+    starred INTEGER NOT NULL CHECK (starred IN (0, 1)),  -- 0: unstarred (kept for merges)
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE notes (
+    question_id TEXT PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    text TEXT NOT NULL,             -- Markdown; '' = deleted (kept for merges)
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE review_sessions (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    started_at REAL NOT NULL,
+    finished_at REAL
+);
+
+-- answer: from a graded answer (all reviews before v3); reveal: "Show answer" without an
+-- answer (Again); recite: 背题 knew it / didn't; review: rated in a review session
+ALTER TABLE reviews ADD COLUMN kind TEXT NOT NULL DEFAULT 'answer'
+    CHECK (kind IN ('answer', 'reveal', 'recite', 'review'));
+ALTER TABLE reviews ADD COLUMN review_session_id INTEGER REFERENCES review_sessions (id);
+ALTER TABLE reviews ADD COLUMN was_new INTEGER NOT NULL DEFAULT 0;  -- the question's first
+ALTER TABLE reviews ADD COLUMN seconds REAL;                         -- time to the rating
+CREATE INDEX reviews_by_review_session ON reviews (review_session_id)
+    WHERE review_session_id IS NOT NULL;
+CREATE INDEX reviews_rated_today ON reviews (reviewed_at) WHERE kind = 'review';
+
+-- a question shown with its key in a session without being answered: one review each
+CREATE TABLE session_seen (
+    session_id INTEGER NOT NULL REFERENCES sessions (id),
+    question_id TEXT NOT NULL,
+    how TEXT NOT NULL CHECK (how IN ('revealed', 'recited')),
+    review_uid TEXT NOT NULL,
+    seen_at REAL NOT NULL,
+    PRIMARY KEY (session_id, question_id)
+);
+
+-- put back into the wrong-answer book by hand: in the book again from returned_at
+CREATE TABLE book_returns (
+    question_id TEXT PRIMARY KEY,
+    returned_at REAL NOT NULL
+);
+"""
+
+
 def statements(script: str) -> list[str]:
     """Split a script into complete statements (trigger bodies contain ';')."""
     out, buf = [], ""
@@ -213,5 +319,6 @@ def _script(script: str) -> Callable[[sqlite3.Connection], None]:
     return lambda conn: [conn.execute(statement) for statement in statements(script)]
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2)]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
+                                                            _script(_V3)]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -71,6 +71,8 @@ class SessionRecord:
     finished_at: float | None
     score: float | None
     max_score: float | None
+    position: str | None = None  # the question on screen when it was left (resume there)
+    run_id: int | None = None  # the practice run (set, wrong-answer book…) it belongs to
 
     def remaining(self, now: float | None = None) -> float | None:
         """Seconds left before the wall-clock deadline (time away counts); None for practice."""
@@ -126,7 +128,7 @@ class PaperSummary:
 
 # named columns, not *: a later migration may add columns the record does not have
 _SESSION = ("SELECT id, paper_id, mode, state, started_at, deadline, finished_at, score, "
-            "max_score FROM sessions")
+            "max_score, position, run_id FROM sessions")
 
 
 def _session(row: dict) -> SessionRecord:
@@ -380,8 +382,9 @@ class ProgressStore:
 
     # --- sessions -----------------------------------------------------------------------
     def start_session(self, *, paper_id: str, mode: str, duration_s: int | None = None,
-                      now: float | None = None) -> int:
-        """A new active session; exams get ``deadline = now + duration_s``."""
+                      run_id: int | None = None, now: float | None = None) -> int:
+        """A new active session; exams get ``deadline = now + duration_s``; a practice
+        run's sessions carry its ``run_id``."""
         try:
             mode = SessionMode(mode)
         except ValueError:
@@ -395,7 +398,7 @@ class ProgressStore:
                 "paper_id": paper_id, "mode": str(mode), "state": str(ACTIVE),
                 "started_at": started,
                 "deadline": started + duration_s if duration_s else None,
-                "uid": uuid.uuid4().hex,
+                "uid": uuid.uuid4().hex, "run_id": run_id,
             }).last_pk
 
     def session(self, session_id: int) -> SessionRecord:
@@ -405,9 +408,10 @@ class ProgressStore:
         return _session(rows[0])
 
     def active_session(self, paper_id: str, mode: SessionMode) -> SessionRecord | None:
-        """The paper's newest active session of ``mode`` (to continue), if any."""
+        """The paper's newest active session of ``mode`` (to continue), if any. A practice
+        run's sessions are the run's, not the paper's: they are not continued here."""
         rows = list(self.query(f"{_SESSION} WHERE paper_id = ? AND mode = ? AND state = ? "
-                               "ORDER BY started_at DESC, id DESC LIMIT 1",
+                               "AND run_id IS NULL ORDER BY started_at DESC, id DESC LIMIT 1",
                                [paper_id, str(mode), str(ACTIVE)]))
         return _session(rows[0]) if rows else None
 

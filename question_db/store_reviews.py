@@ -13,10 +13,11 @@ from typing import Iterable
 from .store import ProgressStore
 
 __all__ = ["ReviewRow", "review_history", "latest_mastery", "save_card", "card_row",
-           "review_for_answers", "rate_review", "add_review", "override_last_review",
+           "review_for_answers", "rate_review", "add_review", "rerate_review_uid", "has_reviews",
+           "due_cards", "override_last_review",
            "add_mastery", "remove_mastery", "refresh_card_mastery", "review_count_and_last",
            "due_card_ids", "open_card_dues", "get_setting", "set_setting", "delete_setting",
-           "missed_questions", "last_missed_answer", "since_last_miss", "streak_since_miss"]
+           "last_missed_answer", "outcomes_newest_first"]
 
 
 @dataclass(frozen=True)
@@ -74,15 +75,30 @@ def rate_review(store: ProgressStore, review_id: int, *, answer_uid: str | None,
 
 def add_review(store: ProgressStore, question_id: str, *, answer_uid: str | None, rating: int,
                missed: bool, reviewed_at: float, source: str = "auto",
-               uid: str | None = None) -> bool:
+               uid: str | None = None, kind: str = "answer",
+               review_session_id: int | None = None, was_new: bool = False,
+               seconds: float | None = None) -> bool:
     """A new review; with ``uid`` given (an import), one that exists already is skipped.
-    Returns whether a row was added."""
+    Returns whether a row was added. ``kind``: where it came from (``enums.ReviewKind``);
+    only an ``answer`` review may be ``missed`` (land the question in the book)."""
+    assert kind == "answer" or not missed, "only a graded answer can be a miss"
     cursor = store.execute(
         "INSERT OR IGNORE INTO reviews (uid, question_id, answer_uid, rating, missed, source, "
-        "reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "reviewed_at, kind, review_session_id, was_new, seconds) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [uid or uuid.uuid4().hex, question_id, answer_uid, rating, int(missed), source,
-         reviewed_at])
+         reviewed_at, kind, review_session_id, int(was_new), seconds])
     return cursor.rowcount == 1
+
+
+def rerate_review_uid(store: ProgressStore, uid: str, rating: int) -> None:
+    """A self-rating changed (recite: knew it after all): the same review, a new rating."""
+    store.execute("UPDATE reviews SET rating = ? WHERE uid = ?", [rating, uid])
+
+
+def has_reviews(store: ProgressStore, question_id: str) -> bool:
+    return store.execute("SELECT 1 FROM reviews WHERE question_id = ? LIMIT 1",
+                         [question_id]).fetchone() is not None
 
 
 def override_last_review(store: ProgressStore, question_id: str, rating: int) -> bool:
@@ -92,8 +108,8 @@ def override_last_review(store: ProgressStore, question_id: str, rating: int) ->
     if last is None:
         return False
     store.execute("UPDATE reviews SET rating = ?, source = 'override', "
-                  "missed = CASE WHEN ? = 1 THEN 1 ELSE missed END WHERE id = ?",
-                  [rating, rating, last[0]])
+                  "missed = CASE WHEN ? = 1 AND kind = 'answer' THEN 1 ELSE missed END "
+                  "WHERE id = ?", [rating, rating, last[0]])
     return True
 
 
@@ -127,6 +143,13 @@ def due_card_ids(store: ProgressStore, before: float) -> list[str]:
         [before])]
 
 
+def due_cards(store: ProgressStore, before: float) -> list[tuple[str, float]]:
+    """(question id, due) of cards due by ``before`` and not mastered, most overdue first."""
+    return [(r[0], r[1]) for r in store.execute(
+        "SELECT question_id, due FROM cards WHERE due <= ? AND mastered_at IS NULL "
+        "ORDER BY due, question_id", [before])]
+
+
 def open_card_dues(store: ProgressStore) -> list[float]:
     """Due times of every card not mastered (the forecast counts them per day)."""
     return [row[0] for row in store.execute("SELECT due FROM cards WHERE mastered_at IS NULL")]
@@ -146,24 +169,6 @@ def delete_setting(store: ProgressStore, key: str) -> None:
     store.execute("DELETE FROM settings WHERE key = ?", [key])
 
 
-@dataclass(frozen=True)
-class MissedQuestion:
-    question_id: str
-    misses: int
-    last_missed_at: float
-    mastered_at: float | None  # newest mastery mark, whenever it was
-
-
-def missed_questions(store: ProgressStore) -> list[MissedQuestion]:
-    """Every question ever missed, newest miss first (the book filters mastery itself)."""
-    return [MissedQuestion(r["question_id"], r["misses"], r["last_missed"], r["mastered_at"])
-            for r in store.query("""
-        SELECT t.question_id, t.misses, t.last_missed_at AS last_missed,
-               (SELECT MAX(mastered_at) FROM mastery m WHERE m.question_id = t.question_id)
-                   AS mastered_at
-        FROM question_reviews t WHERE t.misses > 0 ORDER BY last_missed DESC""")]
-
-
 def last_missed_answer(store: ProgressStore, question_id: str) -> tuple[str, str | None] | None:
     """(response JSON, grade JSON) of the answer behind the question's newest miss."""
     row = store.execute(
@@ -173,23 +178,9 @@ def last_missed_answer(store: ProgressStore, question_id: str) -> tuple[str, str
     return tuple(row) if row else None
 
 
-def since_last_miss(store: ProgressStore, question_id: str,
-                    last_missed_at: float) -> tuple[int, int | None]:
-    """(outcomes not missed after ``last_missed_at``, rating of the newest review)."""
-    count, last = store.execute(
-        "SELECT COUNT(*), (SELECT rating FROM reviews WHERE question_id = ? "
-        "ORDER BY reviewed_at DESC, id DESC LIMIT 1) FROM reviews "
-        "WHERE question_id = ? AND missed = 0 AND reviewed_at > ?",
-        [question_id, question_id, last_missed_at]).fetchone()
-    return count, last
-
-
-def streak_since_miss(store: ProgressStore, question_id: str) -> int:
-    """Consecutive outcomes not missed, counted back from the newest review."""
-    streak = 0
-    for (missed,) in store.execute("SELECT missed FROM reviews WHERE question_id = ? "
-                                   "ORDER BY reviewed_at DESC, id DESC", [question_id]):
-        if missed:
-            break
-        streak += 1
-    return streak
+def outcomes_newest_first(store: ProgressStore, question_id: str) -> list[tuple[str, int, int]]:
+    """(kind, rating, missed) of the question's reviews, newest first (graduation counts
+    them: ``review.graduation_streak``)."""
+    return [tuple(r) for r in store.execute(
+        "SELECT kind, rating, missed FROM reviews WHERE question_id = ? "
+        "ORDER BY reviewed_at DESC, id DESC", [question_id])]

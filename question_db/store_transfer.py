@@ -12,7 +12,7 @@ from .store import ProgressStore
 
 __all__ = ["SESSION_COLS", "ANSWER_COLS", "export_tables", "answers_with_sessions",
            "session_id_by_uid", "insert_session", "insert_answer", "merge_draft",
-           "insert_setting_if_absent"]
+           "insert_setting_if_absent", "set_session_position", "attach_session_to_run"]
 
 SESSION_COLS = ("uid", "paper_id", "mode", "state", "started_at", "deadline", "finished_at",
                 "score", "max_score")
@@ -33,10 +33,36 @@ def export_tables(store: ProgressStore) -> dict[str, list[dict]]:
             "drafts": rows("SELECT session_id, question_id, response, seconds, updated_at "
                            "FROM drafts"),
             "flags": rows("SELECT session_id, question_id FROM flags"),
-            "reviews": rows("SELECT uid, question_id, answer_uid, rating, missed, source, "
-                            "reviewed_at FROM reviews ORDER BY id"),
+            "positions": rows("SELECT id, position, position_at FROM sessions "
+                              "WHERE position IS NOT NULL"),
+            "reviews": rows("SELECT r.uid, r.question_id, r.answer_uid, r.rating, r.missed, "
+                            "r.source, r.reviewed_at, r.kind, s.uid AS review_session_uid, "
+                            "r.was_new, r.seconds FROM reviews r LEFT JOIN review_sessions s "
+                            "ON s.id = r.review_session_id ORDER BY r.id"),
             "mastery": rows("SELECT question_id, mastered_at FROM mastery"),
             "settings": rows("SELECT key, value FROM settings"),
+            "notes": rows("SELECT uid, question_id, text, created_at, updated_at FROM notes "
+                          "ORDER BY question_id"),
+            "favourites": rows("SELECT question_id, starred, updated_at FROM favourites "
+                               "ORDER BY question_id"),
+            "templates": rows("SELECT uid, kind, name, spec, created_at, updated_at "
+                              "FROM templates ORDER BY id"),
+            "runs": rows("SELECT id, uid, title, spec, created_at FROM practice_runs "
+                         "ORDER BY id"),
+            "run_questions": rows("SELECT run_id, question_id FROM run_questions "
+                                  "ORDER BY run_id, position"),
+            "run_sessions": rows("SELECT run_id, id FROM sessions WHERE run_id IS NOT NULL "
+                                 "ORDER BY id"),
+            "composed": rows("SELECT session_id, template_uid, title, spec "
+                             "FROM composed_exams ORDER BY session_id"),
+            "composed_questions": rows("SELECT session_id, position, question_id, type, "
+                                       "points, section FROM composed_questions "
+                                       "ORDER BY session_id, position"),
+            "seen": rows("SELECT session_id, question_id, how, review_uid, seen_at "
+                         "FROM session_seen"),
+            "review_sessions": rows("SELECT uid, started_at, finished_at FROM "
+                                    "review_sessions ORDER BY id"),
+            "book_returns": rows("SELECT question_id, returned_at FROM book_returns"),
         }
 
 
@@ -91,3 +117,17 @@ def merge_draft(store: ProgressStore, session_id: int, question_id: str, respons
 
 def insert_setting_if_absent(store: ProgressStore, key: str, value: str) -> None:
     store.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", [key, value])
+
+
+def set_session_position(store: ProgressStore, session_id: int, position: str | None,
+                         position_at: float | None) -> None:
+    """An imported session's position, where it is newer than the one here."""
+    store.execute("UPDATE sessions SET position = ?, position_at = ? WHERE id = ? AND "
+                  "(position_at IS NULL OR position_at < ?)",
+                  [position, position_at, session_id, position_at or 0])
+
+
+def attach_session_to_run(store: ProgressStore, session_id: int, run_id: int) -> None:
+    store.execute("UPDATE sessions SET run_id = ? WHERE id = ? AND run_id IS NULL",
+                  [run_id, session_id])
+

@@ -197,8 +197,11 @@ def test_stats_queries_on_a_million_answers(tmp_path):
     assert stats.score_trend(big, "001") and stats.time_per_question(big)
     missed = {r[0]: r[1] for r in big.db.execute(
         "SELECT question_id, COUNT(*) FROM reviews WHERE missed = 1 GROUP BY question_id")}
-    book = review.wrong_book(big, BANK)
+    book = review.wrong_book(big, BANK, include_graduated=True)
     assert {e.question.id: e.misses for e in book} == missed
+    # the default book leaves out the entries answered right twice since their last miss
+    assert {e.question.id for e in review.wrong_book(big, BANK)} == {
+        e.question.id for e in book if e.streak < 2}
     # the synthetic history ends years after T0: forecast from its first due day
     first_due = big.db.execute("SELECT MIN(due) FROM cards").fetchone()[0]
     assert sum(n for _, n in review.due_forecast(big, days=14, now=first_due)) > 0
