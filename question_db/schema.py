@@ -194,6 +194,30 @@ CREATE TABLE mastery (
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+# v3 "check_attempts": every run of a programming question's checks keeps the code it ran on
+# and the results (the workspace's attempt history: open or diff an earlier attempt), and an
+# exam remembers whether it is open book (checks and the console during the exam) or closed
+# book (the default: checks run after submission). Migration number and name agreed for the
+# merge with the study-modes branch; renumber here, never edit a shipped step.
+_V3 = """
+CREATE TABLE check_attempts (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    session_id INTEGER NOT NULL REFERENCES sessions (id),
+    question_id TEXT NOT NULL,
+    code TEXT NOT NULL,
+    checks TEXT NOT NULL,        -- JSON list of the check result dicts, in run order
+    error TEXT,                  -- why there is no verdict (kernel died, ...), else NULL
+    passed INTEGER NOT NULL,     -- required checks passed
+    required INTEGER NOT NULL,   -- required checks run
+    created_at REAL NOT NULL
+);
+CREATE INDEX check_attempts_by_question ON check_attempts (question_id, created_at);
+
+ALTER TABLE sessions ADD COLUMN open_book INTEGER NOT NULL DEFAULT 0;
+"""
+
+
 def statements(script: str) -> list[str]:
     """Split a script into complete statements (trigger bodies contain ';')."""
     out, buf = [], ""
@@ -213,5 +237,6 @@ def _script(script: str) -> Callable[[sqlite3.Connection], None]:
     return lambda conn: [conn.execute(statement) for statement in statements(script)]
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2)]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
+                                                           _script(_V3)]
 SCHEMA_VERSION = len(MIGRATIONS)

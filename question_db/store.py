@@ -71,6 +71,7 @@ class SessionRecord:
     finished_at: float | None
     score: float | None
     max_score: float | None
+    open_book: bool = False  # an exam whose checks and console work during it
 
     def remaining(self, now: float | None = None) -> float | None:
         """Seconds left before the wall-clock deadline (time away counts); None for practice."""
@@ -126,12 +127,13 @@ class PaperSummary:
 
 # named columns, not *: a later migration may add columns the record does not have
 _SESSION = ("SELECT id, paper_id, mode, state, started_at, deadline, finished_at, score, "
-            "max_score FROM sessions")
+            "max_score, open_book FROM sessions")
 
 
 def _session(row: dict) -> SessionRecord:
     return SessionRecord(**{**row, "mode": SessionMode(row["mode"]),
-                            "state": SessionState_(row["state"])})
+                            "state": SessionState_(row["state"]),
+                            "open_book": bool(row["open_book"])})
 
 
 def _answer(row: dict) -> AnswerRecord:
@@ -380,8 +382,9 @@ class ProgressStore:
 
     # --- sessions -----------------------------------------------------------------------
     def start_session(self, *, paper_id: str, mode: str, duration_s: int | None = None,
-                      now: float | None = None) -> int:
-        """A new active session; exams get ``deadline = now + duration_s``."""
+                      open_book: bool = False, now: float | None = None) -> int:
+        """A new active session; exams get ``deadline = now + duration_s``; ``open_book``:
+        an exam whose checks and console work during it (closed book by default)."""
         try:
             mode = SessionMode(mode)
         except ValueError:
@@ -395,7 +398,7 @@ class ProgressStore:
                 "paper_id": paper_id, "mode": str(mode), "state": str(ACTIVE),
                 "started_at": started,
                 "deadline": started + duration_s if duration_s else None,
-                "uid": uuid.uuid4().hex,
+                "uid": uuid.uuid4().hex, "open_book": int(bool(open_book)),
             }).last_pk
 
     def session(self, session_id: int) -> SessionRecord:

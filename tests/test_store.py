@@ -59,18 +59,18 @@ def fill(store: ProgressStore) -> int:
 
 # --- schema ---------------------------------------------------------------------------------
 def test_new_file_is_migrated_from_empty(store, db_path):
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     conn = raw(db_path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert tables == {"sessions", "answers", "drafts", "flags", "question_totals", "cards",
-                      "reviews", "question_reviews", "mastery", "settings"}
+                      "reviews", "question_reviews", "mastery", "settings", "check_attempts"}
     indexes = {r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")}
     assert indexes == {"sessions_by_paper", "sessions_by_state", "answers_by_session",
                        "sessions_by_uid", "answers_by_uid", "cards_by_due",
-                       "reviews_by_question"}
+                       "reviews_by_question", "check_attempts_by_question"}
     triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert triggers == {"answers_totals_insert", "answers_totals_regrade",
                         "reviews_totals_insert", "reviews_totals_update"}
