@@ -27,6 +27,12 @@ class Keys:
     ZOOM = "view/zoom"
     LAST_PAPER = "library/last_paper"
     EXAM_SPLITTER = "exam/splitter"
+    WORKSPACE_SPLITTER = "workspace/splitter"  # problem | code, on programming questions
+    WORKSPACE_RESULTS_SPLITTER = "workspace/results_splitter"  # editor / check results
+    CONSOLE_OPEN = "console/open"  # + "/<kind>": open (or a thin bar) on code/verify/other
+    CONSOLE_HEIGHT = "console/height"  # + "/<kind>": the height the learner chose
+    UI_LANGUAGE = "ui/language"  # "en" or "zh_CN"; unset until chosen (first launch)
+    QUESTION_SCRIPT = "ui/question_script"  # "hans" (as written) or "hant" (OpenCC s2twp)
 
 
 @dataclass(frozen=True)
