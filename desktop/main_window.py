@@ -141,7 +141,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self)
         quit_action.setObjectName("quit")
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        # The platform's Quit keys; Ctrl+Q where it names none (offscreen, some desktops).
+        quit_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
+                                 or [QKeySequence("Ctrl+Q")])
         quit_action.triggered.connect(self.request_quit)
         file_menu.addAction(quit_action)
         review_menu = self.menuBar().addMenu(self.tr("&Review"))
@@ -168,7 +170,8 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         shortcuts = QAction(self.tr("&Keyboard shortcuts"), self)
         shortcuts.setObjectName("keyboard_shortcuts")
-        shortcuts.setShortcut(QKeySequence.StandardKey.HelpContents)
+        shortcuts.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.HelpContents)
+                               or [QKeySequence("F1")])
         shortcuts.triggered.connect(self.show_shortcuts)
         help_menu.addAction(shortcuts)
 

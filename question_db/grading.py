@@ -58,19 +58,6 @@ def _t2s():
     return opencc.OpenCC("t2s")
 
 
-@lru_cache(maxsize=1)
-def _s2twp():
-    import opencc  # deferred: ~0.25 s, built only for an answer no plain key matched
-
-    return opencc.OpenCC("s2twp")
-
-
-def _taiwan_forms(variants) -> set[str]:
-    """The keys as the app shows them in Traditional (OpenCC s2twp: Taiwan phrases, 数据 →
-    資料), normalized: what a learner reading that display types is accepted too."""
-    return {normalize_blank(_s2twp().convert(str(v))) for v in variants}
-
-
 def normalize_blank(text: str) -> str:
     """Case, width, spacing, quote and 繁/简 insensitive form of a fill-in answer."""
     text = unicodedata.normalize("NFKC", str(text))
@@ -132,9 +119,7 @@ def _grade_fill(q: Question, response: BlanksResponse) -> Grade:
     for i, (variants, pts) in enumerate(zip(q.answer, q.blank_points)):
         given = answers[i] if i < len(answers) else ""
         accepted = {normalize_blank(v) for v in variants}
-        typed = normalize_blank(given)
-        ok = bool(str(given).strip()) and (typed in accepted or (
-            not typed.isascii() and typed in _taiwan_forms(variants)))
+        ok = bool(str(given).strip()) and normalize_blank(given) in accepted
         total += pts if ok else 0
         parts.append({"blank": i + 1, "given": given, "correct": ok, "points": pts if ok else 0,
                       "max_points": pts, "key": variants[0], "accepted": list(variants)})

@@ -72,9 +72,9 @@ def key_html(question: Question, key: Any, *, dark: bool = False) -> str:
         for i, blank in enumerate(key):
             first = blank[0] if isinstance(blank, list) and blank else blank
             others = blank[1:] if isinstance(blank, list) else []  # every variant, none cut
-            extra = (" (" + tr("also accepted") + ": "
-                     + ", ".join(inline(shown(str(o))) for o in others) + ")") if others else ""
-            items.append(f"({i + 1}) <b>{inline(shown(str(first)))}</b>{extra}")
+            extra = (" (" + tr("also accepted") + ": " + variants_html(others) + ")"
+                     ) if others else ""
+            items.append(f"({i + 1}) <b>{variants_html([first])}</b>{extra}")
         return "<br/>".join(items)
     if qtype == "calculation" and isinstance(key, list):
         rows = []
@@ -86,6 +86,15 @@ def key_html(question: Question, key: Any, *, dark: bool = False) -> str:
     if qtype == "programming" and isinstance(key, str) and key.count("\n") > 2:
         return highlight_code(key, "python", dark=dark)
     return markdown_to_html(shown(str(key)), dark=dark)
+
+
+def variants_html(variants) -> str:
+    """Accepted answers, each as code (they contain commas themselves), none left out."""
+    return VARIANT_SEPARATOR.join(f"<code>{html.escape(shown(str(v)))}</code>"
+                                  for v in variants)
+
+
+VARIANT_SEPARATOR = "&nbsp;&nbsp;|&nbsp;&nbsp;"
 
 
 def _mark(correct: bool | None) -> str:
@@ -104,10 +113,10 @@ def blanks_html(question: Question, grade: dict | None) -> str:
             given = str(part.get("given") or "").strip()
             row += (f"<b>{_mark(part.get('correct'))}</b> " + tr("yours") + ": "
                     + (f"<code>{html.escape(given)}</code>" if given else "—") + " · ")
-        row += tr("key") + f": <b>{inline(shown(str(variants[0])))}</b>"
+        row += tr("key") + f": <b>{variants_html(variants[:1])}</b>"
         if len(variants) > 1:
-            row += " · " + tr("also accepted") + ": " + ", ".join(
-                inline(shown(str(v))) for v in variants[1:])
+            row += "<br/>&nbsp;&nbsp;&nbsp;&nbsp;" + tr("also accepted") + ": " + variants_html(
+                variants[1:])
         if part is not None:
             row += (f" · {format_points(part.get('points'))}/"
                     f"{format_points(part.get('max_points'))}")

@@ -93,14 +93,13 @@ class SettingsDialog(QDialog):
         self.script = QComboBox()
         self.script.setObjectName("question_script")
         self.script.addItem(tr("Simplified Chinese (as the papers are written)"), SIMPLIFIED)
-        self.script.addItem(tr("Traditional Chinese (Taiwan phrasing, OpenCC s2twp)"),
+        self.script.addItem(tr("Traditional Chinese (Taiwan characters, OpenCC s2tw)"),
                             TRADITIONAL)
         script = str(settings.value(Keys.QUESTION_SCRIPT, SIMPLIFIED) or SIMPLIFIED)
         self.script.setCurrentIndex(max(0, self.script.findData(script)))
         form.addRow(tr("Questions shown in"), self.script)
-        form.addRow("", _note(tr("Display only: answers in either script (and Taiwan "
-                                 "phrasing) are graded alike. Applies to the questions you "
-                                 "open from now on.")))
+        form.addRow("", _note(tr("Display only: answers typed in either script are graded "
+                                 "alike. Applies to the questions you open from now on.")))
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
