@@ -96,7 +96,8 @@ def test_results_belong_to_the_question_they_were_run_for(launch):
     first = view.current_page().answer
     first.check_button.click()
     app.window.on_check_finished("001/29", {"checks": CHECKS, "error": None})
-    assert [r["name"] for r in first.results.rows()] == ["shape", "causal", "compile"]
+    # failures first, then the rest in run order
+    assert [r["name"] for r in first.results.rows()] == ["causal", "shape", "compile"]
     view.go_to(index_of(view, "001/30"))
     other = view.current_page().answer
     assert other.results.rows() == [] and "No check run yet" in other.results.summary.text()
@@ -427,6 +428,14 @@ def test_start_dialog_explains_scored_against_printed_points_and_offers_the_mode
     full = StartExamDialog(bundled_bank().paper("001"))
     qtbot.addWidget(full)
     assert full.findChild(QLabel, "exam_points").text() == "150"  # nothing void: no note
+
+
+def test_library_card_says_why_scored_points_are_fewer_than_printed(launch):
+    app = launch()
+    card = app.window.library.cards["000"]
+    meta = card.findChild(QLabel, "paper_meta").text()
+    assert "125 (108 scored: void questions are not) points" in meta
+    assert "(" not in app.window.library.cards["001"].findChild(QLabel, "paper_meta").text()
 
 
 def test_closed_book_exam_hides_checks_and_runs_them_after_submission(launch, tmp_path):

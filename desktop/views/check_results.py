@@ -38,6 +38,13 @@ def mark_of(check: dict) -> str:
     return "✗" if check.get("required", True) else "!"
 
 
+def failure_rank(check: dict) -> int:
+    """0 failed required, 1 failed optional, 2 passed (the order rows are shown in)."""
+    if check.get("passed"):
+        return 2
+    return 0 if check.get("required", True) else 1
+
+
 def results_summary(checks: list[dict]) -> str:
     """'9 of 11 required checks passed' (plus optional ones when some failed)."""
     passed, required = required_passed(checks)
@@ -96,7 +103,7 @@ class CheckResultsView(QWidget):
         self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(message)))
 
     def show_results(self, checks: list[dict]) -> None:
-        """One row per check; a shared exception is said once."""
+        """One row per check, failures first; a shared exception is said once."""
         self.checks = list(checks)
         self.table.clear()
         shared = failure_summary(checks)
@@ -110,7 +117,9 @@ class CheckResultsView(QWidget):
                                      "<code>raise NotImplementedError</code> with your code, "
                                      "then check again.")
         self.summary.setText(text)
-        for check in checks:
+        # Failures first (required, then optional), each group in run order: what needs
+        # fixing is in view without scrolling the results.
+        for check in sorted(checks, key=failure_rank):
             self._add_row(check, with_traceback=shared is None)
         if shared is not None and shared.traceback:
             item = QTreeWidgetItem(self.table)

@@ -20,7 +20,7 @@ from .translation import tr
 CODE, VERIFY, OTHER = "code", "verify", "other"
 KINDS = (CODE, VERIFY, OTHER)
 OPEN_BY_DEFAULT = {CODE: True, VERIFY: True, OTHER: False}
-DEFAULT_SHARE = 0.3  # of the window's height, until the learner picks a height
+DEFAULT_SHARE = 0.25  # of the window's height, until the learner picks a height
 SHORTCUTS = ("Ctrl+`", "Ctrl+J")
 
 

@@ -40,6 +40,7 @@ from .paper_session import PaperSessionView
 from .points import format_points
 
 __all__ = ["ExamView", "StartExamDialog"]
+SHEET_WIDTH = 270  # five 40-px buttons a row, the legend wrapped beside them
 
 
 def points_text(paper: Paper) -> str:
@@ -187,6 +188,8 @@ class ExamView(PaperSessionView):
         state = settings.value(Keys.EXAM_SPLITTER)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.splitter.restoreState(state)
+        else:  # the 答题卡 at its width, the question (a code workspace too) gets the rest
+            self.splitter.setSizes([max(1, self.width() - SHEET_WIDTH), SHEET_WIDTH])
         super().enter(settings)
         self.start_clock()
 

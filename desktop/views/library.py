@@ -58,11 +58,19 @@ class PaperCard(QFrame):
         title.setWordWrap(True)
         layout.addWidget(title)
         errata = sum(1 for q in paper.questions if q.errata)
+        points = format_points(paper.total_points)
+        if abs(paper.total_points - paper.scorable_points) > 1e-9:
+            # 125 on the card and 108 in the exam: void questions (no correct answer) are
+            # printed with points the exam cannot score.
+            points = self.tr("%1 (%2 scored: void questions are not)").replace(
+                "%1", points).replace("%2", format_points(paper.scorable_points))
         meta = QLabel(self.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
                       .replace("%1", str(len(paper.questions)))
-                      .replace("%2", f"{paper.total_points:g}")
+                      .replace("%2", points)
                       .replace("%3", str(paper.duration_minutes))
                       .replace("%4", str(errata)))
+        meta.setObjectName("paper_meta")
+        meta.setWordWrap(True)
         meta.setStyleSheet("color: #666")
         layout.addWidget(meta)
         self.scores = QLabel(self.tr("No exam taken yet"))

@@ -105,7 +105,8 @@ class PaperSessionView(Screen):
         self.current = -1
         self._resume_index = 0  # where enter() opens: the question saved last
         self._entered_at = time.monotonic()
-        self._dirty: set[str] = set()
+        self._dirty: set[str] = set()  # edited since their last save
+        self._time_dirty: set[str] = set()  # left since their time was last saved
         self.closed = False
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
@@ -288,9 +289,11 @@ class PaperSessionView(Screen):
             return
         self._account_time()
         if 0 <= self.current < len(self.questions) and not self.closed:
-            left = self.question_id(self.current)
-            if left not in self._dirty:  # an edited one goes with its draft, time included
-                self._queue_draft(left, on_error=self._time_not_saved)
+            # The time spent on the question left goes with the next draft save (within
+            # DRAFT_DELAY_MS), not now: a switch stays a stack swap (bench: question_switch).
+            self._time_dirty.add(self.question_id(self.current))
+            if not self._draft_timer.isActive():
+                self._draft_timer.start()
         if not self.closed:
             self._time_timer.start()  # the next time save is a full second on this one
         self.current = index
@@ -356,7 +359,10 @@ class PaperSessionView(Screen):
         self._account_time()
         for qid in sorted(self._dirty):
             self._queue_draft(qid, on_error=lambda error, q=qid: self._draft_failed(q, error))
+        for qid in sorted(self._time_dirty - self._dirty):  # only their time changed
+            self._queue_draft(qid, on_error=self._time_not_saved)
         self._dirty.clear()
+        self._time_dirty.clear()
 
     def save_time(self) -> None:
         """Every ``TIME_SAVE_MS``: the question on screen is saved with its time so far (so a

@@ -288,8 +288,8 @@ class QuestionView(QWidget):
             self.workspace_splitter.setStretchFactor(0, 38)
             self.workspace_splitter.setStretchFactor(1, 62)
             self.workspace_splitter.setSizes([380, 620])
-            self.answer.setMinimumWidth(320)
-            self.scroll.setMinimumWidth(240)
+            self.answer.setMinimumWidth(280)
+            self.scroll.setMinimumWidth(200)
             outer.addWidget(self.workspace_splitter)
         else:
             layout.addWidget(self.answer)
