@@ -4,8 +4,6 @@ delivers them; a real kernel run is the console's own tests): the code workspace
 history, focus and keys, verdict detail, exam fidelity (time, resume, closed book)."""
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
