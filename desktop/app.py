@@ -35,7 +35,8 @@ from question_db.model import Bank
 from question_db.paths import data_dir, user_papers_dir
 from question_db.store_worker import StoreWorker, progress_worker
 
-from .config import Keys, Options, name_application, parse_args
+from .config import Keys, Options, first_launch_language, name_application, parse_args, \
+    ui_language
 from .db import DbOps
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
@@ -298,9 +299,7 @@ def prepare_application(qt_args: list[str], options: Options) -> QApplication:
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     app.setApplicationDisplayName("examdesk")
     app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
-    from .views.settings_dialog import ui_language  # the language chosen in Settings
-
-    install_translations(app, ui_language(QSettings(), options.lang))
+    install_translations(app, ui_language(QSettings(), options.lang))  # as chosen in Settings
     apply_ui_font(app)
     return app
 
@@ -321,16 +320,16 @@ def run(options: Options, qt_args: list[str],
             return refuse_second_launch(base, instance)
         try:
             # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
-            from .views.settings_dialog import first_launch_choice, offer_language
-
             settings = QSettings()
-            ask_language = not options.lang and not first_launch_choice(settings)
+            ask_language = not options.lang and not first_launch_language(settings)
 
             def after_paint() -> None:
                 instance.listen()
                 # a first launch on a system that is not Chinese: once, while the window is
                 # up (a box left alone on screen would keep examdesk from quitting)
                 if ask_language and running.window.isVisible():
+                    from .views.settings_dialog import offer_language
+
                     offer_language(settings, running.window)
             running = build_app(replace(options, data_dir=base), settings=settings,
                                 prelaunched=prelaunched, after_paint=after_paint)

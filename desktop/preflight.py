@@ -9,7 +9,6 @@ only (QtCore needs no display).
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import re
 import sys
@@ -67,6 +66,8 @@ def install_commands(sonames: list[str]) -> str:
 
 def _loads(path_or_name: str) -> str | None:
     """None if the library loads, else the loader's message."""
+    import ctypes  # only where a display is needed (not offscreen: bench, tests)
+
     try:
         ctypes.CDLL(path_or_name)
     except OSError as exc:

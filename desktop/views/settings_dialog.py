@@ -8,44 +8,17 @@ with the theme module (the coordinator's).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
                                QMessageBox, QVBoxLayout, QWidget)
 
-from ..config import Keys
+from ..config import CHINESE, ENGLISH, Keys, ui_language
 from .question_script import SIMPLIFIED, TRADITIONAL, set_question_script
 from .translation import tr
 
-ENGLISH, CHINESE = "en", "zh_CN"
 # Shown in their own language: a learner who cannot read the current UI still finds theirs.
 LANGUAGES = ((ENGLISH, "English"), (CHINESE, "简体中文"))
-
-
-def system_is_chinese() -> bool:
-    return QLocale.system().language() == QLocale.Language.Chinese
-
-
-def ui_language(settings: QSettings, asked: str | None = None) -> str | None:
-    """The UI language to start in: ``--lang``, else the one chosen in Settings, else
-    简体中文 on a Chinese system; None: the system's (English on most others)."""
-    if asked:
-        return asked
-    chosen = settings.value(Keys.UI_LANGUAGE)
-    if chosen in (ENGLISH, CHINESE):
-        return str(chosen)
-    return CHINESE if system_is_chinese() else None
-
-
-def first_launch_choice(settings: QSettings) -> bool:
-    """A first launch: on a Chinese system 简体中文 is chosen and kept (True: nothing to ask);
-    elsewhere False once, and the caller offers the choice (``offer_language``)."""
-    if settings.value(Keys.UI_LANGUAGE) in (ENGLISH, CHINESE):
-        return True
-    if system_is_chinese():
-        settings.setValue(Keys.UI_LANGUAGE, CHINESE)
-        return True
-    return False
 
 
 def offer_language(settings: QSettings, parent: QWidget) -> QMessageBox:
