@@ -35,7 +35,8 @@ from question_db.model import Bank
 from question_db.paths import bank_cache_dir, data_dir, installed_paper_roots
 from question_db.store_worker import StoreWorker, progress_worker
 
-from .config import Options, name_application, parse_args
+from .config import Keys, Options, first_launch_language, name_application, parse_args, \
+    ui_language
 from .crash_reporting import install_crash_reporting
 from .db import DbOps
 from .main_window import MainWindow
@@ -74,8 +75,10 @@ def apply_ui_font(app: QApplication) -> list[str]:
 
 
 def install_translations(app: QApplication, language: str | None = None) -> list[QTranslator]:
-    """examdesk's own translation (and Qt's, for standard buttons) for the UI language."""
+    """examdesk's own translation (and Qt's, for standard buttons) for the UI language; the
+    default QLocale follows it, so dates (weekday names) read in the same language."""
     locale = QLocale(language) if language else QLocale.system()
+    QLocale.setDefault(locale)
     installed = []
     sources = [("examdesk", str(resource_dir() / "translations")),
                ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))]
@@ -191,6 +194,9 @@ def build_app(options: Options, *, settings: QSettings | None = None,
     """
     base = data_dir(options.data_dir)
     settings = settings if settings is not None else QSettings()
+    from .views.question_script import set_question_script
+
+    set_question_script(str(settings.value(Keys.QUESTION_SCRIPT, "") or ""))
 
     def open_worker() -> Any:
         # opens (or recovers) the file on its thread once released (after the first paint)
@@ -292,7 +298,7 @@ def prepare_application(qt_args: list[str], options: Options) -> QApplication:
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     app.setApplicationDisplayName("examdesk")
     app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
-    install_translations(app, options.lang)
+    install_translations(app, ui_language(QSettings(), options.lang))  # as chosen in Settings
     apply_ui_font(app)
     return app
 
@@ -313,9 +319,20 @@ def run(options: Options, qt_args: list[str],
             return refuse_second_launch(base, instance)
         try:
             # QtNetwork (~15 ms) is not needed for the first paint; a second launch retries
-            running = build_app(replace(options, data_dir=base), prelaunched=prelaunched,
-                                after_paint=lambda: (instance.listen(),
-                                                     reporter.open_log_soon()))
+            settings = QSettings()
+            ask_language = not options.lang and not first_launch_language(settings)
+
+            def after_paint() -> None:
+                instance.listen()
+                reporter.open_log_soon()
+                # a first launch on a system that is not Chinese: once, while the window is
+                # up (a box left alone on screen would keep examdesk from quitting)
+                if ask_language and running.window.isVisible():
+                    from .views.settings_dialog import offer_language
+
+                    offer_language(settings, running.window)
+            running = build_app(replace(options, data_dir=base), settings=settings,
+                                prelaunched=prelaunched, after_paint=after_paint)
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()
             running.shutdown()

@@ -10,10 +10,10 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale, QSettings
 
 __all__ = ["ORGANIZATION", "APPLICATION", "Options", "parse_args", "name_application",
-           "Keys"]
+           "Keys", "ENGLISH", "CHINESE", "ui_language", "first_launch_language"]
 
 ORGANIZATION = APPLICATION = "examdesk"
 
@@ -27,6 +27,12 @@ class Keys:
     ZOOM = "view/zoom"
     LAST_PAPER = "library/last_paper"
     EXAM_SPLITTER = "exam/splitter"
+    WORKSPACE_SPLITTER = "workspace/splitter"  # problem | code, on programming questions
+    WORKSPACE_RESULTS_SPLITTER = "workspace/results_splitter"  # editor / check results
+    CONSOLE_OPEN = "console/open"  # + "/<kind>": open (or a thin bar) on code/verify/other
+    CONSOLE_HEIGHT = "console/height"  # + "/<kind>": the height the learner chose
+    UI_LANGUAGE = "ui/language"  # "en" or "zh_CN"; unset until chosen (first launch)
+    QUESTION_SCRIPT = "ui/question_script"  # "hans" (as written) or "hant" (OpenCC s2twp)
 
 
 @dataclass(frozen=True)
@@ -57,3 +63,33 @@ def name_application() -> None:
     """QSettings' location comes from these names; set them before any QSettings()."""
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
+
+
+ENGLISH, CHINESE = "en", "zh_CN"  # the UI languages examdesk ships
+
+
+def _system_is_chinese() -> bool:
+    return QLocale.system().language() == QLocale.Language.Chinese
+
+
+def ui_language(settings: QSettings, asked: str | None = None) -> str | None:
+    """The UI language to start in: ``--lang``, else the one chosen in Settings, else
+    简体中文 on a Chinese system; None: the system's (English on most others)."""
+    if asked:
+        return asked
+    chosen = settings.value(Keys.UI_LANGUAGE)
+    if chosen in (ENGLISH, CHINESE):
+        return str(chosen)
+    return CHINESE if _system_is_chinese() else None
+
+
+def first_launch_language(settings: QSettings) -> bool:
+    """True when the UI language is settled: chosen before, or 简体中文 chosen (and kept)
+    now because the system is Chinese. False once, on a first launch elsewhere: the app
+    offers the choice (``views.settings_dialog.offer_language``)."""
+    if settings.value(Keys.UI_LANGUAGE) in (ENGLISH, CHINESE):
+        return True
+    if _system_is_chinese():
+        settings.setValue(Keys.UI_LANGUAGE, CHINESE)
+        return True
+    return False

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QMainWindow, QMessageBox,
-                               QStackedWidget, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QMainWindow,
+                               QMessageBox, QStackedWidget, QWidget)
 
 from question_db.changes import Changes
 from question_db.model import Bank, Paper
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the actions are imported by the store thread, after the fir
     from question_db.store import SessionRecord
 
 ZOOM_RANGE = (-4, 12)
+OTHER_KIND = "other"  # console_placement.OTHER (that module is imported with the console)
 
 
 @functools.cache
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self.library.sig_dashboard.connect(self.open_dashboard)
         self._progress_files = None
         self._bank_files = None
+        self.console_placement = None  # set by place_console() once the console is attached
         self.stack.addWidget(self.library)
         self.screen_view: Screen | None = None  # the practice / exam / report on top
         self._base_point_size = QApplication.font().pointSizeF()
@@ -147,9 +149,18 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             file_menu.addAction(action)
         file_menu.addSeparator()
+        settings_action = QAction(self.tr("&Settings…"), self)
+        settings_action.setObjectName("open_settings")
+        settings_action.setShortcut(QKeySequence("Ctrl+,"))
+        settings_action.triggered.connect(self.open_settings)
+        file_menu.addAction(settings_action)
+        file_menu.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
+        quit_action.setObjectName("quit")
+        # The platform's Quit keys; Ctrl+Q where it names none (offscreen, some desktops).
+        quit_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
+                                 or [QKeySequence("Ctrl+Q")])
+        quit_action.triggered.connect(self.request_quit)
         file_menu.addAction(quit_action)
         review_menu = self.menuBar().addMenu(self.tr("&Review"))
         for text, name, keys, slot in (
@@ -163,6 +174,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             review_menu.addAction(action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
+        self.view_menu = view_menu
         for text, keys, step in ((self.tr("Zoom &in"), ["Ctrl+=", "Ctrl++"], 1),
                                  (self.tr("Zoom &out"), ["Ctrl+-"], -1),
                                  (self.tr("&Reset zoom"), ["Ctrl+0"], None)):
@@ -171,6 +183,52 @@ class MainWindow(QMainWindow):
             action.triggered.connect(
                 lambda _=False, s=step: self.set_zoom(0 if s is None else self.zoom + s))
             view_menu.addAction(action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        shortcuts = QAction(self.tr("&Keyboard shortcuts"), self)
+        shortcuts.setObjectName("keyboard_shortcuts")
+        shortcuts.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.HelpContents)
+                               or [QKeySequence("F1")])
+        shortcuts.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(shortcuts)
+
+    def show_shortcuts(self):
+        """Help → Keyboard shortcuts: every key, in one table."""
+        from .views.shortcuts_help import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def open_settings(self):
+        """File → Settings…: UI language, question script."""
+        from .views.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def place_console(self, dock: QDockWidget, results_dock: QDockWidget | None = None) -> None:
+        """The console's docks are attached (``console.wiring``): the console opens on code
+        and "verify" questions and is a thin bar elsewhere (``ConsolePlacement``); the
+        console's own results panel is hidden (results show under each editor) and both
+        are in the View menu."""
+        from .views.console_placement import ConsolePlacement
+
+        self.console_placement = ConsolePlacement(self, dock, self.settings)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.console_placement.action)
+        if results_dock is not None:
+            results_dock.hide()
+            action = results_dock.toggleViewAction()
+            action.setText(self.tr("Check results log (console)"))
+            self.view_menu.addAction(action)
+        self.sig_run_requested.connect(lambda _code: self.console_placement.reveal())
+        self.sig_verify_requested.connect(lambda *_: self.console_placement.reveal())
+        screen = self.screen_view
+        self.console_placement.set_allowed(screen.wants_console() if screen else True)
+        self.console_placement.set_kind(OTHER_KIND)
 
     def _restore_settings(self) -> None:
         geometry = self.settings.value(Keys.WINDOW_GEOMETRY)
@@ -231,6 +289,10 @@ class MainWindow(QMainWindow):
         view.sig_check_requested.connect(self.sig_check_requested)
         view.sig_verify_requested.connect(self.sig_verify_requested)
         view.set_console_available(self.console_available)
+        if self.console_placement is not None:
+            view.sig_console_kind.connect(self.console_placement.set_kind)
+            self.console_placement.set_allowed(view.wants_console())
+            self.console_placement.set_kind(OTHER_KIND)  # until a question says otherwise
         view.enter(self.settings)
 
     def _close_screen(self) -> None:
@@ -245,6 +307,9 @@ class MainWindow(QMainWindow):
     def go_library(self) -> None:
         self._close_screen()
         self.stack.setCurrentWidget(self.library)
+        if self.console_placement is not None:
+            self.console_placement.set_allowed(True)
+            self.console_placement.set_kind(OTHER_KIND)
         self.library.refresh()
 
     def paper(self, paper_id: str) -> Paper | None:
@@ -276,15 +341,15 @@ class MainWindow(QMainWindow):
             return
         dialog = screens().StartExamDialog(paper, self)
         if dialog.exec() == screens().StartExamDialog.DialogCode.Accepted:
-            self.start_exam(paper_id, dialog.duration_s(paper))
+            self.start_exam(paper_id, dialog.duration_s(paper), open_book=dialog.open_book())
 
-    def start_exam(self, paper_id: str, duration_s: int) -> None:
+    def start_exam(self, paper_id: str, duration_s: int, *, open_book: bool = False) -> None:
         paper = self.paper(paper_id)
         if paper is None:
             return
         self.settings.setValue(Keys.LAST_PAPER, paper_id)
         self.db.run(actions().start_exam, paper=paper, duration_s=duration_s,
-                    on_done=lambda state: self._exam_ready(paper, state))
+                    open_book=open_book, on_done=lambda state: self._exam_ready(paper, state))
 
     def resume_exam(self, session_id: int) -> None:
         """Continue an unfinished exam with the wall-clock time left (or submit it). Its
@@ -307,11 +372,14 @@ class MainWindow(QMainWindow):
             self.db.run(actions().submit_exam, paper=paper, session_id=session.id,
                         responses=state.responses, seconds=state.seconds,
                         final_state=SessionState.AUTO_SUBMITTED, now=session.deadline,
-                        on_done=lambda result: self._report_ready(paper, result.report))
+                        on_done=lambda result: self._report_ready(paper, result.report,
+                                                                  check_pending=True))
             return
-        view = screens().ExamView(paper, self.db, session.id, session.deadline, dark=self.dark)
+        view = screens().ExamView(paper, self.db, session.id, session.deadline,
+                                  open_book=session.open_book, dark=self.dark)
         view.restore(state)
-        view.sig_finished.connect(lambda report: self._report_ready(paper, report))
+        view.sig_finished.connect(lambda report: self._report_ready(paper, report,
+                                                                    check_pending=True))
         self._show_screen(view)
 
     # --- review: wrong-answer book, runs over chosen questions, dashboard ------------------
@@ -362,8 +430,12 @@ class MainWindow(QMainWindow):
         self.db.run(actions().session_report, bank=self.bank, session_id=session_id,
                     on_done=lambda result: self._report_ready(result.paper, result.report))
 
-    def _report_ready(self, paper: Paper, report: ExamReport) -> None:
-        self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark))
+    def _report_ready(self, paper: Paper, report: ExamReport, *,
+                      check_pending: bool = False) -> None:
+        """``check_pending``: an exam just submitted: its code answers are checked now (in
+        a closed-book exam, the first time they are), the results go into the report."""
+        self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark,
+                                               check_pending=check_pending))
 
     # --- importing papers ---------------------------------------------------------------
     def import_paper(self, path: str | Path | None = None) -> None:
@@ -478,8 +550,34 @@ class MainWindow(QMainWindow):
         self.screen_view.apply_check_result(question_id, list(report.get("checks") or []))
 
     # --- shutdown ------------------------------------------------------------------------
+    def request_quit(self) -> bool:
+        """File → Quit (Ctrl+Q): asks first when the screen on top says why (a running
+        exam); returns whether examdesk is closing."""
+        if not self.confirm_quit():
+            return False
+        self._quit_confirmed = True
+        return self.close()
+
+    def confirm_quit(self) -> bool:
+        warning = self.screen_view.quit_warning() if self.screen_view is not None else None
+        if not warning:
+            return True
+        answer = QMessageBox.question(self, self.tr("Quit examdesk?"), warning,
+                                      QMessageBox.StandardButton.Yes
+                                      | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        """Save drafts (an exam keeps its wall-clock deadline) and the window settings."""
+        """Save drafts (an exam keeps its wall-clock deadline) and the window settings.
+        The window's own close button asks like Ctrl+Q does (a close from code does not:
+        the app is quitting, e.g. the session ends)."""
+        if event.spontaneous() and not getattr(self, "_quit_confirmed", False) \
+                and not self.confirm_quit():
+            event.ignore()
+            return
+        if self.console_placement is not None:
+            self.console_placement.remember_height()
         if self.screen_view is not None:
             self.screen_view.leave(self.settings)
         self.settings.setValue(Keys.WINDOW_GEOMETRY, self.saveGeometry())

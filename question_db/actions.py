@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from . import exam, mock_exam, navigation, progress_io, review, stats
+from . import store_attempts as attempt_rows
 from . import store_study as study_rows
+from .attempts import CheckAttempt
 from .changes import NOTHING, Changes, changes_of
 from .enums import GRADED_VERDICTS, SessionMode, SessionState as State
 from .grading import Grade, as_response, grade_in_paper
@@ -38,7 +40,7 @@ __all__ = [
     "mark_exam_answer", "exam_report", "session_report", "SessionReport", "Rated", "Imported", "unfinished_exams", "library_summary", "dashboard",
     "wrong_book", "due_reviews", "override_rating", "set_mastered", "set_exam_date",
     "export_progress", "import_progress", "export_questions", "Exported", "changes_of",
-    "NOTHING",
+    "NOTHING", "AttemptRecorded", "record_check_attempt", "check_attempts",
 ]
 
 
@@ -76,6 +78,10 @@ class OpenSession:
     flags: frozenset[str]
     seconds: dict[str, float]
     changes: Changes = NOTHING
+    # Where the learner was: the question whose draft was saved last. The screens save the
+    # question on screen every second (its time), so this is the page a kill or a quit
+    # left, without a column of its own; None when nothing was saved yet.
+    last_question: str | None = None
 
 
 def _open(store: ProgressStore, paper: Paper, session_id: int,
@@ -93,8 +99,10 @@ def _open(store: ProgressStore, paper: Paper, session_id: int,
             submitted[qid] = SubmittedAnswer(
                 AnswerRef(answer.id, answer.uid), as_response(question, answer.response),
                 Grade.from_json(answer.grade) if answer.grade else None)
+    saved = {qid: t for qid, t in state.draft_saved_at.items() if qid in questions}
+    last = max(saved, key=lambda qid: (saved[qid], qid)) if saved else None
     return OpenSession(state.session, responses, submitted, frozenset(state.flags),
-                       dict(state.seconds), changes)
+                       dict(state.seconds), changes, last)
 
 
 def open_practice(store: ProgressStore, *, paper: Paper,
@@ -268,11 +276,13 @@ def finish_run(store: ProgressStore, *, session_ids: Iterable[int],
 
 # --- exams ---------------------------------------------------------------------------------
 def start_exam(store: ProgressStore, *, paper: Paper, duration_s: int,
-               now: float | None = None) -> OpenSession:
-    """A timed exam on ``paper``; its wall-clock deadline is ``now + duration_s``."""
+               open_book: bool = False, now: float | None = None) -> OpenSession:
+    """A timed exam on ``paper``; its wall-clock deadline is ``now + duration_s``.
+    Closed book (the default, as in the real exam): no checks and no console until it is
+    submitted; ``open_book``: both work during it."""
     with store.write():
         session_id = store.start_session(paper_id=paper.id, mode=SessionMode.EXAM,
-                                         duration_s=duration_s, now=now)
+                                         duration_s=duration_s, open_book=open_book, now=now)
         return _open(store, paper, session_id, Changes(sessions=frozenset({session_id}),
                                                        papers=frozenset({paper.id})))
 
@@ -376,6 +386,30 @@ def unfinished_exams(store: ProgressStore, *, bank: Bank) -> list[SessionRecord]
         active = store.unfinished_exams()
         composed = study_rows.composed_session_ids(store, [s.id for s in active])
     return [s for s in active if s.paper_id in known or s.id in composed]
+
+
+# --- check attempts ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AttemptRecorded:
+    attempt: CheckAttempt
+    changes: Changes
+
+
+def record_check_attempt(store: ProgressStore, *, session_id: int, question_id: str,
+                         code: str, checks: list[dict], error: str | None = None,
+                         now: float | None = None) -> AttemptRecorded:
+    """Keep a check run (the code it ran on and its results) in the question's history."""
+    with store.write():
+        attempt = attempt_rows.add_attempt(store, session_id=session_id,
+                                           question_id=question_id, code=code,
+                                           checks=list(checks), error=error, now=now)
+    return AttemptRecorded(attempt, Changes(sessions=frozenset({session_id})))
+
+
+def check_attempts(store: ProgressStore, *, question_id: str,
+                   limit: int = 200) -> list[CheckAttempt]:
+    """The question's check runs over every session, newest first."""
+    return attempt_rows.attempts_of(store, question_id, limit)
 
 
 # --- library, dashboard, review ------------------------------------------------------------

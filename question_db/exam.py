@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .enums import Verdict
-from .grading import as_response, grade_in_paper
+from .grading import as_response, grade_in_paper, response_answered
 from .responses import Response
 from .model import Paper, Question
 from .store import SessionRecord, SessionState
@@ -134,8 +134,11 @@ def _row(paper: Paper, question: Question, state: SessionState) -> QuestionRow:
     response = as_response(question, raw) if source is not None else None
     grade = grade_in_paper(paper, question, response)
     verdict = grade.verdict
-    if source is None and verdict != VOID:
-        verdict = UNANSWERED  # grade_answer calls an empty subjective/code answer "pending"
+    if verdict != VOID and (source is None or (verdict == PENDING and not response_answered(
+            question, response))):
+        # grade_answer calls an empty subjective/code answer "pending"; a draft the screen
+        # saved for the time spent on a page never written on is no answer either
+        verdict = UNANSWERED
     return QuestionRow(
         question_id=question.id, number=question.number, type=question.type,
         section=section.title if section else "", topics=question.topics,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import review
+from . import store_attempts as attempt_rows
 from . import store_reviews as review_rows
 from . import store_study as study_rows
 from . import store_transfer as rows
@@ -63,10 +64,14 @@ def export_json(store: ProgressStore) -> dict:
         r["session_uid"] = uid_of[r.pop("session_id")]
     for d in tables["drafts"]:
         d["response"] = json.loads(d["response"])
+    for c in tables["check_attempts"]:
+        c["session_uid"] = uid_of[c.pop("session_id")]
+        c["checks"] = json.loads(c["checks"])
     positions = {r["id"]: r for r in tables["positions"]}
     sessions = []
     for r in tables["sessions"]:
         row = {c: r[c] for c in SESSION_COLS}
+        row.update(open_book=bool(r["open_book"]), include_drafts=bool(r["include_drafts"]))
         where = positions.get(r["id"])
         row.update(position=where["position"] if where else None,
                    position_at=where["position_at"] if where else None)
@@ -103,6 +108,7 @@ def export_json(store: ProgressStore) -> dict:
         "seen": [{"session_uid": uid_of[r.pop("session_id")], **r} for r in tables["seen"]],
         "review_sessions": tables["review_sessions"],
         "book_returns": tables["book_returns"],
+        "check_attempts": tables["check_attempts"],
     }
 
 
@@ -147,6 +153,7 @@ def _merge_session(store: ProgressStore, s: dict, where: str, result: ImportResu
     values = {c: s.get(c) for c in SESSION_COLS}
     for c in ("paper_id", "mode", "state", "started_at"):
         _need(values, c, where)
+    values["open_book"] = int(bool(s.get("open_book")))  # absent before schema 3: closed
     result.count("sessions", True)
     session_id = rows.insert_session(store, values)
     if s.get("position"):
@@ -264,6 +271,18 @@ def import_progress(store: ProgressStore, path: Path, bank: Bank) -> ImportResul
         for key, value in (data.get("settings") or {}).items():
             rows.insert_setting_if_absent(store, key, value)
         _merge_study(store, path, data, ids, result)
+        for i, c in enumerate(data.get("check_attempts") or []):
+            where = f"{path}:check_attempts[{i}]"
+            sid = ids.get(_need(c, "session_uid", where))
+            if sid is None:
+                raise ProgressFileError(f"{where}: session_uid {c['session_uid']!r} is not "
+                                        "in the file's sessions")
+            values = {k: _need(c, k, where) for k in ("uid", "question_id", "created_at")}
+            values.update(code=str(c.get("code") or ""), error=c.get("error"),
+                          checks=json.dumps(list(c.get("checks") or []), ensure_ascii=False),
+                          passed=int(c.get("passed") or 0), required=int(c.get("required") or 0))
+            result.count("check_attempts",
+                         attempt_rows.insert_attempt(store, sid, values) is not None)
         for qid in sorted(touched):
             review.replay(store, qid)
     return result

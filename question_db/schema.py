@@ -299,6 +299,30 @@ CREATE TABLE book_returns (
 );
 """
 
+# v4 "check_attempts": every run of a programming question's checks keeps the code it ran on
+# and the results (the workspace's attempt history: open or diff an earlier attempt); an exam
+# remembers whether it is open book (checks and the console during the exam) or closed book
+# (the default: checks run after submission), and whether unverified (draft) questions count
+# in its score (default: they do not; the learner chooses at the start).
+_V4 = """
+CREATE TABLE check_attempts (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    session_id INTEGER NOT NULL REFERENCES sessions (id),
+    question_id TEXT NOT NULL,
+    code TEXT NOT NULL,
+    checks TEXT NOT NULL,        -- JSON list of the check result dicts, in run order
+    error TEXT,                  -- why there is no verdict (kernel died, ...), else NULL
+    passed INTEGER NOT NULL,     -- required checks passed
+    required INTEGER NOT NULL,   -- required checks run
+    created_at REAL NOT NULL
+);
+CREATE INDEX check_attempts_by_question ON check_attempts (question_id, created_at);
+
+ALTER TABLE sessions ADD COLUMN open_book INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN include_drafts INTEGER NOT NULL DEFAULT 0;
+"""
+
 
 def statements(script: str) -> list[str]:
     """Split a script into complete statements (trigger bodies contain ';')."""
@@ -320,5 +344,5 @@ def _script(script: str) -> Callable[[sqlite3.Connection], None]:
 
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
-                                                            _script(_V3)]
+                                                            _script(_V3), _script(_V4)]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -73,6 +73,8 @@ class SessionRecord:
     max_score: float | None
     position: str | None = None  # the question on screen when it was left (resume there)
     run_id: int | None = None  # the practice run (set, wrong-answer book…) it belongs to
+    open_book: bool = False  # an exam whose checks and console work during it
+    include_drafts: bool = False  # an exam that scores unverified (draft) questions too
 
     def remaining(self, now: float | None = None) -> float | None:
         """Seconds left before the wall-clock deadline (time away counts); None for practice."""
@@ -128,12 +130,14 @@ class PaperSummary:
 
 # named columns, not *: a later migration may add columns the record does not have
 _SESSION = ("SELECT id, paper_id, mode, state, started_at, deadline, finished_at, score, "
-            "max_score, position, run_id FROM sessions")
+            "max_score, position, run_id, open_book, include_drafts FROM sessions")
 
 
 def _session(row: dict) -> SessionRecord:
     return SessionRecord(**{**row, "mode": SessionMode(row["mode"]),
-                            "state": SessionState_(row["state"])})
+                            "state": SessionState_(row["state"]),
+                            "open_book": bool(row["open_book"]),
+                            "include_drafts": bool(row["include_drafts"])})
 
 
 def _answer(row: dict) -> AnswerRecord:
@@ -382,9 +386,12 @@ class ProgressStore:
 
     # --- sessions -----------------------------------------------------------------------
     def start_session(self, *, paper_id: str, mode: str, duration_s: int | None = None,
-                      run_id: int | None = None, now: float | None = None) -> int:
+                      run_id: int | None = None, open_book: bool = False,
+                      include_drafts: bool = False, now: float | None = None) -> int:
         """A new active session; exams get ``deadline = now + duration_s``; a practice
-        run's sessions carry its ``run_id``."""
+        run's sessions carry its ``run_id``; ``open_book``: an exam whose checks and console
+        work during it (closed book by default); ``include_drafts``: an exam that scores
+        unverified questions too (not by default)."""
         try:
             mode = SessionMode(mode)
         except ValueError:
@@ -398,7 +405,8 @@ class ProgressStore:
                 "paper_id": paper_id, "mode": str(mode), "state": str(ACTIVE),
                 "started_at": started,
                 "deadline": started + duration_s if duration_s else None,
-                "uid": uuid.uuid4().hex, "run_id": run_id,
+                "uid": uuid.uuid4().hex, "run_id": run_id, "open_book": int(bool(open_book)),
+                "include_drafts": int(bool(include_drafts)),
             }).last_pk
 
     def session(self, session_id: int) -> SessionRecord:

@@ -8,15 +8,18 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from . import store_attempts as attempt_rows
 from .store import ProgressStore
 
-__all__ = ["SESSION_COLS", "ANSWER_COLS", "export_tables", "answers_with_sessions",
+__all__ = ["SESSION_COLS", "SESSION_JSON_COLS", "ANSWER_COLS", "export_tables", "answers_with_sessions",
            "session_id_by_uid", "insert_session", "insert_answer", "merge_draft",
            "insert_setting_if_absent", "set_session_position", "attach_session_to_run"]
 
 SESSION_COLS = ("uid", "paper_id", "mode", "state", "started_at", "deadline", "finished_at",
                 "score", "max_score")
 ANSWER_COLS = ("uid", "question_id", "response", "grade", "seconds", "created_at")
+# Exported as JSON only (CSV keeps its columns): whether an exam was open book.
+SESSION_JSON_COLS = SESSION_COLS + ("open_book",)
 
 
 def export_tables(store: ProgressStore) -> dict[str, list[dict]]:
@@ -27,7 +30,8 @@ def export_tables(store: ProgressStore) -> dict[str, list[dict]]:
 
     with store.atomic():
         return {
-            "sessions": rows(f"SELECT id, {', '.join(SESSION_COLS)} FROM sessions ORDER BY id"),
+            "sessions": rows(f"SELECT id, {', '.join(SESSION_JSON_COLS)} FROM sessions "
+                             "ORDER BY id"),
             "answers": rows(f"SELECT session_id, {', '.join(ANSWER_COLS)} FROM answers "
                             "ORDER BY id"),
             "drafts": rows("SELECT session_id, question_id, response, seconds, updated_at "
@@ -63,6 +67,7 @@ def export_tables(store: ProgressStore) -> dict[str, list[dict]]:
             "review_sessions": rows("SELECT uid, started_at, finished_at FROM "
                                     "review_sessions ORDER BY id"),
             "book_returns": rows("SELECT question_id, returned_at FROM book_returns"),
+            "check_attempts": attempt_rows.all_attempts(store),
         }
 
 
@@ -82,6 +87,8 @@ def session_id_by_uid(store: ProgressStore, uid: str) -> int | None:
 
 def insert_session(store: ProgressStore, values: dict[str, Any]) -> int:
     cols = [c for c in SESSION_COLS if c in values]
+    if values.get("open_book") is not None:
+        cols.append("open_book")
     cursor = store.execute(
         f"INSERT INTO sessions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
         [values[c] for c in cols])

@@ -14,6 +14,9 @@ draft's transaction has committed. Lines on stdout, flushed:
     READY <session id> <deadline> <now> <remaining>   the exam is on screen and running
     ENTERED <qid> <digest> <t>        the widget shows this response since time.time() t
     COMMITTED <qid> <digest>          the draft with this response is committed
+    AT <qid>                          (--dwell) the question the exam opened at
+    DWELL <qid> <t> <seconds>         (--dwell) on this question since time.time() t, with
+                                      <seconds> already spent on it; nothing else is done
 
 ``digest``: sha1 of the response's canonical JSON (``response_digest``), so the parent can
 compare it with the drafts table. It runs until killed (or for ``--seconds``).
@@ -134,6 +137,8 @@ def main() -> int:
     parser.add_argument("data_dir", type=Path)
     parser.add_argument("seed", type=int)
     parser.add_argument("--seconds", type=float, default=0, help="stop after this long")
+    parser.add_argument("--dwell", action="store_true",
+                        help="go to one question and stay there (time accounting)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -181,6 +186,13 @@ def main() -> int:
             say("READY", view.session_id, f"{view.deadline:.3f}", f"{now:.3f}",
                 f"{view.remaining():.3f}")
             learner.append(Learner(view, rng, f"s{args.seed}"))
+            if args.dwell:  # one question, read without a pause or a keystroke until killed
+                say("AT", view.question_id(view.current))
+                index = rng.choice([i for i in range(len(view.questions)) if i != view.current])
+                view.go_to(index)
+                qid = view.question_id(index)
+                say("DWELL", qid, f"{time.time():.3f}", f"{view.seconds.get(qid, 0.0):.3f}")
+                return
         else:
             learner[0].act()
         timer.start(rng.randint(*ACTION_MS))

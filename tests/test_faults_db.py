@@ -419,8 +419,9 @@ def test_full_database_through_the_worker_fails_the_future(data_dir):
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """A real 1 MiB filesystem (tmpfs), unmounted afterwards."""
-    with mounted_tmpfs(tmp_path / "disk", "1m") as mnt:
+    """A real 2 MiB filesystem (tmpfs), unmounted afterwards. (1 MiB left the 300 kB
+    write below no room once freed when schema 3 added its pages to the WAL.)"""
+    with mounted_tmpfs(tmp_path / "disk", "2m") as mnt:
         yield mnt
 
 

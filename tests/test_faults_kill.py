@@ -53,10 +53,11 @@ def digest(response_json: str) -> str:
 class Run:
     """One driver process and the lines it printed, in order."""
 
-    def __init__(self, data_dir: Path, seed: int, log: Path) -> None:
+    def __init__(self, data_dir: Path, seed: int, log: Path, extra: list[str] = ()) -> None:
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
         self.stderr = log.open("wb")
-        self.proc = subprocess.Popen([sys.executable, str(DRIVER), str(data_dir), str(seed)],
+        self.proc = subprocess.Popen([sys.executable, str(DRIVER), str(data_dir), str(seed),
+                                      *extra],
                                      stdout=subprocess.PIPE, stderr=self.stderr, cwd=REPO,
                                      env=env, text=True, encoding="utf-8")
         self.lines: list[list[str]] = []

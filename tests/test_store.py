@@ -59,7 +59,7 @@ def fill(store: ProgressStore) -> int:
 
 # --- schema ---------------------------------------------------------------------------------
 def test_new_file_is_migrated_from_empty(store, db_path):
-    assert SCHEMA_VERSION == 3
+    assert SCHEMA_VERSION == 4
     conn = raw(db_path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -69,13 +69,15 @@ def test_new_file_is_migrated_from_empty(store, db_path):
                       # v3: study modes
                       "practice_runs", "run_questions", "composed_exams",
                       "composed_questions", "templates", "favourites", "notes",
-                      "review_sessions", "session_seen", "book_returns"}
+                      "review_sessions", "session_seen", "book_returns",
+                      # v4: check attempts
+                      "check_attempts"}
     indexes = {r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")}
     assert indexes == {"sessions_by_paper", "sessions_by_state", "answers_by_session",
                        "sessions_by_uid", "answers_by_uid", "cards_by_due",
                        "reviews_by_question", "sessions_by_run", "reviews_by_review_session",
-                       "reviews_rated_today"}
+                       "reviews_rated_today", "check_attempts_by_question"}
     triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert triggers == {"answers_totals_insert", "answers_totals_regrade",
                         "reviews_totals_insert", "reviews_totals_update"}

@@ -70,6 +70,9 @@ def attach_console(window: QMainWindow, settings: QSettings | None = None,
     window.tabifyDockWidget(dock, panel_dock)
     dock.raise_()
     restore_dock_layout(window, settings if settings is not None else QSettings())
+    # The window places the console per kind of question (a bar on choice questions, open
+    # on code) and shows check results under each editor: the panel is a log in View.
+    window.place_console(dock, panel_dock)
 
     gate = PackTrustGate(window, data_dir)
 
@@ -86,7 +89,6 @@ def attach_console(window: QMainWindow, settings: QSettings | None = None,
             panel.summary.setText(why)
             window.on_check_finished(question_id, {"error": why})
             return
-        panel_dock.raise_()
         checks.check(window.bank.question(question_id), code)
 
     def verify(question_id: str, source: str) -> None:

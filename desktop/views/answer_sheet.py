@@ -1,4 +1,5 @@
-"""答题卡: one button per question, grouped by section; states unanswered/answered/flagged."""
+"""答题卡: one button per question, grouped by section; states unanswered/answered/flagged;
+void questions (not scored) are struck through and say so."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
@@ -13,6 +14,8 @@ STYLES = {
 }
 FLAG_STYLE = " border: 2px solid #e67e22;"
 CURRENT_STYLE = " font-weight: bold; text-decoration: underline;"
+# theme: a void question's number is struck through, in the palette's mid tone
+VOID_STYLE = " text-decoration: line-through; color: palette(mid);"
 
 
 class AnswerSheet(QWidget):
@@ -26,6 +29,7 @@ class AnswerSheet(QWidget):
         self.setObjectName("answer_sheet")
         self.answered: set[int] = set()
         self.flagged: set[int] = set()
+        self.void = {i for i, q in enumerate(paper.questions) if not q.scored}
         self.current = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -53,11 +57,17 @@ class AnswerSheet(QWidget):
                 button.setObjectName(f"sheet_{question.number}")
                 button.setFixedSize(40, 30)
                 button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                if index in self.void:
+                    button.setToolTip(self.tr("Question %1 is void: no correct answer, not "
+                                              "scored").replace("%1", str(question.number)))
                 button.clicked.connect(lambda _=False, n=index: self.sig_jump.emit(n))
                 grid.addWidget(button, i // COLUMNS, i % COLUMNS)
             grid.setColumnStretch(COLUMNS, 1)
             layout.addLayout(grid)
-        legend = QLabel(self.tr("■ answered   □ unanswered   ⚑ orange border: flagged"))
+        text = self.tr("■ answered   □ unanswered   ⚑ orange border: flagged")
+        if self.void:
+            text += "   " + self.tr("struck through: void (not scored)")
+        legend = QLabel(text)
         legend.setWordWrap(True)
         legend.setStyleSheet("color: #777")
         layout.addWidget(legend)
@@ -66,9 +76,10 @@ class AnswerSheet(QWidget):
             self._restyle(i)
 
     def state(self, index: int) -> str:
-        """'answered' or 'unanswered', plus '+flagged' when flagged."""
+        """'answered' or 'unanswered', plus '+flagged' when flagged, '+void' when void."""
         base = "answered" if index in self.answered else "unanswered"
-        return base + ("+flagged" if index in self.flagged else "")
+        return (base + ("+flagged" if index in self.flagged else "")
+                + ("+void" if index in self.void else ""))
 
     def set_answered(self, index: int, answered: bool) -> None:
         (self.answered.add if answered else self.answered.discard)(index)
@@ -89,6 +100,8 @@ class AnswerSheet(QWidget):
         style = STYLES["answered" if index in self.answered else "unanswered"]
         if index in self.flagged:
             style += FLAG_STYLE
+        if index in self.void:
+            style += VOID_STYLE
         if index == self.current:
             style += CURRENT_STYLE
         button = self.buttons[index]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QKeySequence, QMouseEvent, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -18,10 +18,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
     QSizePolicy,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -32,11 +34,26 @@ from question_db.model import Question
 from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceResponse,
                                    CodeResponse, Response, TextResponse)
 
+from .check_results import CheckResultsView
 from .code_editor import CodeEditor
 from .markdown_html import inline
+from .points import format_points
+from .question_script import shown
+from .translation import tr
 
 CHOICE_KEYS = {**{getattr(Qt.Key, f"Key_{c}"): c for c in "ABCDEFGH"},
                **{getattr(Qt.Key, f"Key_{i + 1}"): "ABCDEFGH"[i] for i in range(8)}}
+
+
+def option_mark(picked: bool, in_key: bool) -> tuple[str, str]:
+    """(symbol, tooltip) for one option after the reveal."""
+    if picked and in_key:
+        return "✓", tr("Your pick, and it is in the key")
+    if picked:
+        return "✗", tr("Your pick, but it is not in the key")
+    if in_key:
+        return "○", tr("In the key, but you did not pick it (missed)")
+    return "", ""
 
 
 class ClickableLabel(QLabel):
@@ -105,19 +122,25 @@ class ChoiceAnswer(AnswerWidget):
         self.multiple = question.type == QuestionType.MULTIPLE_CHOICE
         self.buttons: dict[str, QAbstractButton] = {}
         self.labels: dict[str, QLabel] = {}
-        self.options = dict(question.options or {})
+        self.options = {k: shown(v) for k, v in (question.options or {}).items()}
         self.group = QButtonGroup(self)
         self.group.setExclusive(not self.multiple)
         self.cursor_letter: str | None = None  # Space toggles this one (multiple choice)
+        self.marks: dict[str, QLabel] = {}
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         layout.setHorizontalSpacing(8)
-        layout.setColumnStretch(1, 1)
-        for row, (letter, text) in enumerate((question.options or {}).items()):
+        layout.setColumnStretch(2, 1)
+        for row, (letter, text) in enumerate(self.options.items()):
             button = QCheckBox(letter) if self.multiple else QRadioButton(letter)
             # No focus: ←/→ must navigate questions, not move between options.
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setObjectName(f"option_{letter}")
+            # The verdict's ✓ ✗ ○ go in a column of their own, reserved from the start, so
+            # the options do not move or re-wrap when the key is shown.
+            mark = QLabel()
+            mark.setObjectName(f"mark_{letter}")
+            mark.setFixedWidth(mark.fontMetrics().horizontalAdvance("✓✗○") + 4)
             label = ClickableLabel(inline(text))
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setWordWrap(True)
@@ -126,9 +149,11 @@ class ChoiceAnswer(AnswerWidget):
             self.group.addButton(button, row)
             button.toggled.connect(self._changed)
             layout.addWidget(button, row, 0, Qt.AlignmentFlag.AlignTop)
-            layout.addWidget(label, row, 1)
+            layout.addWidget(mark, row, 1, Qt.AlignmentFlag.AlignTop)
+            layout.addWidget(label, row, 2)
             self.buttons[letter] = button
             self.labels[letter] = label
+            self.marks[letter] = mark
 
     def _changed(self, checked: bool) -> None:
         if not self.multiple and not checked:
@@ -136,13 +161,21 @@ class ChoiceAnswer(AnswerWidget):
         self.sig_changed.emit()
 
     def mark_key(self, key: list[str]) -> None:
-        """After the reveal: key options green, wrongly picked ones red."""
+        """After the reveal, marks that need no colour: ✓ picked and right, ✗ picked and
+        wrong, ○ in the key but not picked (missed). Colour only repeats them."""
         for letter, label in self.labels.items():
             picked = self.buttons[letter].isChecked()
+            symbol, tip = option_mark(picked, letter in key)
+            self.marks[letter].setText(f"<b>{symbol}</b>" if symbol else "")
+            self.marks[letter].setToolTip(tip)
+            label.setToolTip(tip)
             color = "#1b7f3b" if letter in key else ("#c62828" if picked else "")
-            mark = " ✓" if letter in key else (" ✗" if picked else "")
-            label.setText(f"<span style='color:{color}'>{inline(self.options[letter])}"
-                          f"<b>{mark}</b></span>" if color else inline(self.options[letter]))
+            label.setText(f"<span style='color:{color}'>{inline(self.options[letter])}</span>"
+                          if color else inline(self.options[letter]))
+
+    def mark_of(self, letter: str) -> str:
+        """The verdict mark shown beside option ``letter`` ('' before the reveal)."""
+        return self.marks[letter].text().replace("<b>", "").replace("</b>", "")
 
     def response(self) -> ChoiceResponse:
         return ChoiceResponse(tuple(letter for letter, b in self.buttons.items()
@@ -225,7 +258,7 @@ class RubricChecklist(QWidget):
         self.boxes: list[QCheckBox | None] = []
         for i, item in enumerate(question.rubric):
             row = QHBoxLayout()
-            label = ClickableLabel(f"{inline(item.text)} <b>({item.points:g})</b>")
+            label = ClickableLabel(f"{inline(shown(item.text))} <b>({format_points(item.points)})</b>")
             label.setWordWrap(True)
             if item.auto:
                 box = None
@@ -305,7 +338,7 @@ class CalculationAnswer(_RubricMixin, AnswerWidget):
         grid = QGridLayout()
         self.values: list[QLineEdit] = []
         for i, part in enumerate(question.parts):
-            label = QLabel(inline(part.label))
+            label = QLabel(inline(shown(part.label)))
             label.setWordWrap(True)
             edit = QLineEdit()
             edit.setObjectName(f"value_{i + 1}")
@@ -361,7 +394,8 @@ class SubjectiveAnswer(_RubricMixin, AnswerWidget):
 
 
 class ProgrammingAnswer(_RubricMixin, AnswerWidget):
-    """The code editor with starter code, and the console's Run / Check buttons."""
+    """The workspace's right pane: Run / Check / Reset to starter / History, the editor at
+    full height and this question's check results directly under it (a splitter)."""
 
     sig_run_requested = Signal(str)
     """Run this code in the console: (code)."""
@@ -369,30 +403,64 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
     sig_check_requested = Signal(str, str)
     """Run the question's check suite on this code: (question id, code)."""
 
+    sig_history_requested = Signal()
+    """Show this question's earlier check attempts."""
+
     def __init__(self, question: Question, parent: QWidget | None = None) -> None:
         super().__init__(question, parent)
         self.checks: list[dict] | None = None
         self.console_available = False
+        # A closed-book exam: no Run, no Check until the exam is submitted.
+        self.checks_allowed = True
+        # Practice: the submitted code can be checked again (a new kernel, a CUDA box).
+        self.check_when_locked = False
+        self.checked_code: str | None = None  # the code the last Check was asked for
+        self.starter = question.code.read("starter") if question.code else ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
+        bar = QHBoxLayout()
+        self.run_button = QPushButton("▶ " + self.tr("Run in console"))
+        self.run_button.setObjectName("run_code")
+        self.check_button = QPushButton("✓ " + self.tr("Check"))
+        self.check_button.setObjectName("check_code")
+        self.reset_button = QPushButton(self.tr("Reset to starter"))
+        self.reset_button.setObjectName("reset_code")
+        self.history_button = QPushButton(self.tr("History"))
+        self.history_button.setObjectName("attempt_history_button")
+        self.history_button.setToolTip(self.tr("Earlier check attempts: open one, diff it "
+                                               "with the editor, put its code back"))
+        for button in (self.run_button, self.check_button, self.reset_button,
+                       self.history_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            bar.addWidget(button)
+        bar.addStretch(1)
+        self.run_button.clicked.connect(self.request_run)
+        self.check_button.clicked.connect(self.request_check)
+        self.reset_button.clicked.connect(self.reset_to_starter)
+        self.history_button.clicked.connect(self.sig_history_requested)
+        layout.addLayout(bar)
         self.editor = CodeEditor()
         self.editor.setObjectName("code")
-        self.editor.setMinimumHeight(320)
-        self.editor.setPlainText(question.code.read("starter") if question.code else "")
+        self.editor.setPlainText(self.starter)
         self.editor.textChanged.connect(self._code_changed)
-        layout.addWidget(self.editor)
-        buttons = QHBoxLayout()
-        self.run_button = QPushButton(self.tr("Run in console"))
-        self.check_button = QPushButton(self.tr("Check"))
-        self.run_button.clicked.connect(lambda: self.sig_run_requested.emit(self.code()))
-        self.check_button.clicked.connect(
-            lambda: self.sig_check_requested.emit(self.question.id, self.code()))
-        self.check_status = QLabel()
-        self.check_status.setWordWrap(True)
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.check_button)
-        buttons.addWidget(self.check_status, 1)
-        layout.addLayout(buttons)
+        self.results = CheckResultsView()
+        self.results.setMinimumHeight(60)
+        self.check_status = self.results.summary
+        self.results_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.results_splitter.setObjectName("results_splitter")
+        self.results_splitter.setChildrenCollapsible(False)
+        self.results_splitter.addWidget(self.editor)
+        self.results_splitter.addWidget(self.results)
+        self.results_splitter.setStretchFactor(0, 7)
+        self.results_splitter.setStretchFactor(1, 3)
+        self.results_splitter.setSizes([700, 300])
+        layout.addWidget(self.results_splitter, 1)
+        for keys, slot in (("F5", self.request_run), ("Ctrl+Shift+Return", self.request_check),
+                           ("Ctrl+Shift+Enter", self.request_check)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self.set_attempt_count(0)
         self.set_console_available(False)
         self._init_rubric(layout)
 
@@ -400,31 +468,106 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         return self.editor.toPlainText()
 
     def _code_changed(self) -> None:
+        if self.checks is not None:
+            self.results.summary.setText(self.results.summary.text() + "<br/><i>" + self.tr(
+                "The code changed since these results: check again.") + "</i>")
         self.checks = None  # results belong to the code they ran on
         self.sig_changed.emit()
 
+    # --- Run, Check, Reset ---------------------------------------------------------------
+    def can_check(self) -> bool:
+        return (self.console_available and self.checks_allowed
+                and (not self.locked or self.check_when_locked))
+
+    def request_run(self) -> None:
+        if self.can_check():
+            self.sig_run_requested.emit(self.code())
+
+    def request_check(self) -> None:
+        if not self.can_check():
+            return
+        self.checked_code = self.code()
+        self.results.show_running()
+        self.sig_check_requested.emit(self.question.id, self.checked_code)
+
+    def reset_to_starter(self) -> None:
+        """Put the starter back (one undo step: Ctrl+Z brings the code back); asks first."""
+        if self.locked or self.code() == self.starter:
+            return
+        answer = QMessageBox.question(
+            self.window(), self.tr("Reset to starter"),
+            self.tr("Replace your code with the starter code? Ctrl+Z in the editor brings "
+                    "your code back; checked versions stay in the History."),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes:
+            self.replace_code(self.starter)
+
+    def replace_code(self, code: str) -> None:
+        """Replace the editor's text as one undoable edit (reset, an attempt put back)."""
+        if self.locked:
+            return
+        cursor = self.editor.textCursor()
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(code)
+        cursor.endEditBlock()
+        self.editor.setTextCursor(cursor)
+
+    def set_attempt_count(self, count: int) -> None:
+        self.attempt_count = count
+        self.history_button.setText(self.tr("History (%1)").replace("%1", str(count)))
+
+    def set_attempts(self, attempts: list) -> None:
+        """The question's stored attempts (newest first), when the page is built."""
+        self.set_attempt_count(len(attempts))
+
+    def attempt_recorded(self, _recorded) -> None:
+        """``actions.record_check_attempt`` stored one more attempt."""
+        self.set_attempt_count(self.attempt_count + 1)
+
+    def show_stale_results(self, checks: list[dict]) -> None:
+        """Results of code edited since: shown, but they do not grade the code on screen."""
+        self.results.show_results(checks)
+        self.results.summary.setText(self.results.summary.text() + "<br/><i>" + self.tr(
+            "These results are for the code as it was when you pressed Check; it has "
+            "changed since: check again.") + "</i>")
+
     def set_console_available(self, available: bool) -> None:
-        """Enable Run / Check once a console (kernel) is connected."""
+        """Enable Run / Check once a console (kernel) is connected and the screen allows."""
         self.console_available = available
+        enabled = self.can_check()
         for button in (self.run_button, self.check_button):
-            button.setEnabled(available and not self.locked)
+            button.setEnabled(enabled)
+            button.setVisible(self.checks_allowed)
             button.setToolTip("" if available else self.tr(
                 "The Python console is not available yet; your code is saved and "
                 "will be checked later."))
+        self.check_button.setToolTip(self.check_button.toolTip() or self.tr(
+            "Run your code, then the question's checks (Ctrl+Shift+Enter)"))
+        self.run_button.setToolTip(self.run_button.toolTip() or self.tr(
+            "Run your code in the console (F5)"))
+        self.reset_button.setEnabled(not self.locked)
+        self.history_button.setEnabled(True)
+        self.history_button.setVisible(self.checks_allowed)
+
+    def set_checks_allowed(self, allowed: bool) -> None:
+        """A closed-book exam hides Run, Check and the history until it is submitted."""
+        self.checks_allowed = allowed
+        self.results.setVisible(allowed)
+        self.set_console_available(self.console_available)
 
     def show_check_error(self, message: str) -> None:
-        """The checks could not run on this code: say why, next to the buttons."""
-        self.check_status.setText(self.tr("Not checked: %1").replace("%1", message))
+        """The checks could not run on this code: say why, under the editor."""
+        self.results.show_error(message)
 
     def set_checks(self, checks: list[dict] | None) -> None:
         """Results of the check suite for the current code."""
         self.checks = checks
         if checks:
-            passed = sum(1 for c in checks if c.get("passed"))
-            self.check_status.setText(self.tr("%1 of %2 checks passed")
-                                      .replace("%1", str(passed)).replace("%2", str(len(checks))))
+            self.results.show_results(checks)
         else:
-            self.check_status.setText("")
+            self.results.clear()
 
     def response(self) -> CodeResponse:
         checks = None if self.checks is None else tuple(self.checks)
@@ -436,7 +579,6 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self.editor.blockSignals(False)
         self.set_checks(None if response.checks is None else list(response.checks))
         self._restore_marks(response.marks)
-
 
     def set_locked(self, locked: bool) -> None:
         super().set_locked(locked)

@@ -11,7 +11,7 @@ import datetime as dt
 import html
 from dataclasses import replace
 
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import QDate, QLocale, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +32,12 @@ from question_db.changes import Changes
 from question_db.model import Bank
 
 from ..db import DbOps
+from .points import format_points
+
+
+def weekday(day: dt.date) -> str:
+    """The short weekday name in the UI language (strftime's %a is always the C locale's)."""
+    return QLocale().dayName(day.isoweekday(), QLocale.FormatType.ShortFormat)
 from .question_view import type_label
 from .screen import Screen
 
@@ -116,11 +122,14 @@ class DashboardView(Screen):
             self.tr("%1 graded answers · %2 fully right · %3 due today")
             .replace("%1", str(graded)).replace("%2", _percent(correct, graded))
             .replace("%3", str(data.due_today)))
-        accuracy = [self.tr("Answers"), self.tr("Right"), self.tr("Score")]
-        topic = charts.ChartPanel(self.tr("Accuracy by topic"), [self.tr("Topic"), *accuracy],
-                                  name="topic")
-        qtype = charts.ChartPanel(self.tr("Accuracy by question type"),
-                                  [self.tr("Type"), *accuracy], name="type")
+        accuracy = [self.tr("Answers"), self.tr("Fully right"), self.tr("Score rate")]
+        # The bars are points earned / points possible (得分率), not the share fully right
+        # (正确率: that is the "Right" column): the titles say so.
+        topic = charts.ChartPanel(self.tr("Score rate by topic (points earned / possible)"),
+                                  [self.tr("Topic"), *accuracy], name="topic")
+        qtype = charts.ChartPanel(
+            self.tr("Score rate by question type (points earned / possible)"),
+            [self.tr("Type"), *accuracy], name="type")
         trend = charts.ChartPanel(self.tr("Exam scores per paper (%)"),
                                   [self.tr("Paper"), self.tr("Attempt"), self.tr("Date"),
                                    self.tr("Score")], name="trend")
@@ -178,7 +187,7 @@ class DashboardView(Screen):
                 100 * p.score / p.max_score if p.max_score else 0 for p in points]
             for n, p in enumerate(points, start=1):
                 day = dt.datetime.fromtimestamp(p.finished_at).strftime("%m-%d")
-                rows.append([paper.title, n, day, f"{p.score:g} / {p.max_score:g}"])
+                rows.append([paper.title, n, day, f"{format_points(p.score)} / {format_points(p.max_score)}"])
         panel.lines(series)
         panel.fill_table(rows)
 
@@ -186,7 +195,7 @@ class DashboardView(Screen):
         days = [d for d, _ in data.forecast]
         panel.vertical_bars([d.strftime("%m-%d") for d in days], [n for _, n in data.forecast],
                             tick_every=2)
-        panel.fill_table([[d.strftime("%m-%d %a"), n] for d, n in data.forecast])
+        panel.fill_table([[f"{d:%m-%d} {weekday(d)}", n] for d, n in data.forecast])
         self._exam_line(panel, data)
 
     def _exam_line(self, panel, data: DashboardData) -> None:

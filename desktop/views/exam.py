@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
     QMessageBox,
     QPushButton,
+    QRadioButton,
     QScrollArea,
     QSpinBox,
     QSplitter,
@@ -35,12 +37,30 @@ from ..db import DbOps
 from .answer_sheet import AnswerSheet
 from .countdown import Countdown, format_remaining
 from .paper_session import PaperSessionView
+from .points import format_points
 
 __all__ = ["ExamView", "StartExamDialog"]
+SHEET_WIDTH = 270  # five 40-px buttons a row, the legend wrapped beside them
+
+
+def points_text(paper: Paper) -> str:
+    """The points an exam is scored on, and why they differ from the printed total when
+    void questions (no correct answer) are left out."""
+    scored = format_points(paper.scorable_points)
+    printed = paper.total_points
+    if abs(printed - paper.scorable_points) < 1e-9:
+        return scored
+    void = [q for q in paper.questions if not q.scored]
+    return QCoreApplication.translate(
+        "StartExamDialog", "%1 (the paper prints %2: %3 points are on %4 void question(s), "
+                           "which have no correct answer and are not scored)") \
+        .replace("%1", scored).replace("%2", format_points(printed)) \
+        .replace("%3", format_points(printed - paper.scorable_points)) \
+        .replace("%4", str(len(void)))
 
 
 class StartExamDialog(QDialog):
-    """Before the clock starts: the paper's duration, adjustable."""
+    """Before the clock starts: the paper's duration (adjustable) and the exam mode."""
 
     def __init__(self, paper: Paper, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,14 +76,32 @@ class StartExamDialog(QDialog):
         self.minutes.setValue(paper.duration_minutes)
         self.minutes.setSuffix(" " + self.tr("min"))
         form.addRow(self.tr("Duration"), self.minutes)
-        form.addRow(self.tr("Questions"), QLabel(str(len(paper.questions))))
-        form.addRow(self.tr("Points"), QLabel(f"{paper.scorable_points:g}"))
+        # "Questions" / "Points" alone were translated as the report's tab ("逐题") and a
+        # score ("得分"): say what they count.
+        form.addRow(self.tr("Number of questions"), QLabel(str(len(paper.questions))))
+        points = QLabel(points_text(paper))
+        points.setObjectName("exam_points")
+        points.setWordWrap(True)
+        form.addRow(self.tr("Total points"), points)
         layout.addLayout(form)
         if paper.duration_note:
             note = QLabel(paper.duration_note)
             note.setWordWrap(True)
             note.setStyleSheet("color: #666")
             layout.addWidget(note)
+        mode_box = QGroupBox(self.tr("Exam mode"))
+        mode_layout = QVBoxLayout(mode_box)
+        self.closed_book = QRadioButton(self.tr(
+            "Closed book, as in the real exam: no Check and no console until you submit; "
+            "your code is checked after submission and the results are in the report"))
+        self.closed_book.setObjectName("closed_book")
+        self.open_book_button = QRadioButton(self.tr(
+            "Open book: Check and the Python console work during the exam"))
+        self.open_book_button.setObjectName("open_book")
+        self.closed_book.setChecked(True)
+        for button in (self.closed_book, self.open_book_button):
+            mode_layout.addWidget(button)
+        layout.addWidget(mode_box)
         rules = QLabel(self.tr("The clock cannot be paused. Closing the app does not stop it; "
                                "you can resume with the time that is left. At zero the exam "
                                "is submitted automatically."))
@@ -79,6 +117,9 @@ class StartExamDialog(QDialog):
     def duration_s(self, paper: Paper) -> int:
         return exam_duration_s(paper, self.minutes.value())
 
+    def open_book(self) -> bool:
+        return self.open_book_button.isChecked()
+
 
 class ExamView(PaperSessionView):
     """A running exam. ``sig_finished(report)`` once it is submitted."""
@@ -87,7 +128,10 @@ class ExamView(PaperSessionView):
     """The exam was submitted (by the learner or the clock): (ExamReport)."""
 
     def __init__(self, paper: Paper, db: DbOps, session_id: int, deadline: float, *,
-                 dark: bool = False, parent: QWidget | None = None) -> None:
+                 open_book: bool = False, dark: bool = False,
+                 parent: QWidget | None = None) -> None:
+        # Before the pages are built: a closed-book exam hides Run / Check on every one.
+        self.open_book = open_book
         super().__init__(paper, db, session_id, dark=dark, parent=parent)
         self.setObjectName("exam_view")
         self.deadline = deadline
@@ -123,7 +167,9 @@ class ExamView(PaperSessionView):
         side_layout.addWidget(sheet_scroll, 1)
         side_layout.addWidget(self.submit_button)
 
-        title = QLabel(f"<b>{paper.title}</b> — " + self.tr("Exam"))
+        mode = self.tr("open book") if open_book else self.tr(
+            "closed book: your code is checked after you submit")
+        title = QLabel(f"<b>{paper.title}</b> — " + self.tr("Exam") + f" · {mode}")
         title.setTextFormat(Qt.TextFormat.RichText)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("exam_splitter")
@@ -142,6 +188,8 @@ class ExamView(PaperSessionView):
         state = settings.value(Keys.EXAM_SPLITTER)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.splitter.restoreState(state)
+        else:  # the 答题卡 at its width, the question (a code workspace too) gets the rest
+            self.splitter.setSizes([max(1, self.width() - SHEET_WIDTH), SHEET_WIDTH])
         super().enter(settings)
         self.start_clock()
 
@@ -160,6 +208,23 @@ class ExamView(PaperSessionView):
         return self.countdown.remaining()
 
     # --- hooks ---------------------------------------------------------------------------
+    def checks_allowed(self) -> bool:
+        """Open book: Check and Run work during the exam; closed book: after submission."""
+        return self.open_book and not self.submitting
+
+    def wants_console(self) -> bool:
+        return self.open_book
+
+    def quit_warning(self) -> str | None:
+        if self.submitting or self.closed:
+            return None
+        return self.tr("Your exam is still running: the clock keeps going while examdesk is "
+                       "closed (%1 left now). Your answers are saved and you can resume. "
+                       "Quit anyway?").replace("%1", format_remaining(self.remaining()))
+
+    def enter_submits(self, question) -> bool:
+        return True  # Enter moves on in an exam, whatever the type (submit_shortcut)
+
     def answer_changed(self, index: int) -> None:
         self.sheet.set_answered(index, self.is_answered(index))
 
@@ -201,6 +266,7 @@ class ExamView(PaperSessionView):
             return
         self.submitting = True
         self.countdown.stop()
+        self._time_timer.stop()
         self.submit_button.setEnabled(False)
         for page in self.pages.values():
             page.answer.set_locked(True)
@@ -220,6 +286,7 @@ class ExamView(PaperSessionView):
         self.submit_button.setEnabled(True)
         if self.countdown.remaining() > 0:
             self.countdown.start(self.deadline)
+            self._time_timer.start()
         self.db.report(error)
 
     def _submitted(self, result: actions.ExamSubmitted) -> None:

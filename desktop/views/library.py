@@ -27,6 +27,7 @@ from question_db.model import Bank, Paper
 
 from ..db import DbOps
 from .countdown import format_remaining
+from .points import format_points
 
 if TYPE_CHECKING:  # the store and the actions are imported by the store thread
     from question_db.actions import LibrarySummary
@@ -57,11 +58,19 @@ class PaperCard(QFrame):
         title.setWordWrap(True)
         layout.addWidget(title)
         errata = sum(1 for q in paper.questions if q.errata)
+        points = format_points(paper.total_points)
+        if abs(paper.total_points - paper.scorable_points) > 1e-9:
+            # 125 on the card and 108 in the exam: void questions (no correct answer) are
+            # printed with points the exam cannot score.
+            points = self.tr("%1 (%2 scored: void questions are not)").replace(
+                "%1", points).replace("%2", format_points(paper.scorable_points))
         meta = QLabel(self.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
                       .replace("%1", str(len(paper.questions)))
-                      .replace("%2", f"{paper.total_points:g}")
+                      .replace("%2", points)
                       .replace("%3", str(paper.duration_minutes))
                       .replace("%4", str(errata)))
+        meta.setObjectName("paper_meta")
+        meta.setWordWrap(True)
         meta.setStyleSheet("color: #666")
         layout.addWidget(meta)
         self.scores = QLabel(self.tr("No exam taken yet"))
@@ -105,9 +114,9 @@ class PaperCard(QFrame):
     def update_progress(self, summary: PaperSummary, sessions: list[SessionRecord]) -> None:
         if summary.attempts:
             self.scores.setText(self.tr("Best %1 · last %2 of %3 points · %4 exam(s)")
-                                .replace("%1", f"{summary.best_score:g}")
-                                .replace("%2", f"{summary.last_score:g}")
-                                .replace("%3", f"{summary.max_score or 0:g}")
+                                .replace("%1", format_points(summary.best_score))
+                                .replace("%2", format_points(summary.last_score))
+                                .replace("%3", format_points(summary.max_score))
                                 .replace("%4", str(summary.attempts)))
         else:
             self.scores.setText(self.tr("No exam taken yet"))
@@ -129,7 +138,8 @@ class PaperCard(QFrame):
         for session in self.finished:
             when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
             action = self.reports_menu.addAction(
-                f"{when} — {session.score or 0:g} / {session.max_score or 0:g}")
+                f"{when} — {format_points(session.score)} / "
+                f"{format_points(session.max_score)}")
             action.triggered.connect(
                 lambda _=False, sid=session.id: self.library.sig_report.emit(sid))
         self.reports_button.setEnabled(bool(self.finished))

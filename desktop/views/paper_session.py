@@ -7,14 +7,21 @@ The timer is not restarted by later keystrokes: someone typing without a pause s
 draft saved every ``DRAFT_DELAY_MS`` (a kill -9 loses less than a second of typing;
 tests/test_faults_kill.py). A save the disk refuses leaves the question dirty, so the next
 save tries it again; the text stays on screen meanwhile.
+
+Time is accounted continuously: every ``TIME_SAVE_MS`` the question on screen is saved with
+its running total, so a kill loses at most the last second of it, and the question saved
+last is where the session reopens (``actions.OpenSession.last_question``;
+tests/test_faults_kill_time.py).
 """
 from __future__ import annotations
 
+import logging
 import time
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -27,16 +34,21 @@ from PySide6.QtWidgets import (
 )
 
 from question_db import actions
+from question_db.enums import CHOICE_TYPES, QuestionType
 from question_db.grading import response_answered
 from question_db.model import Paper, Question
 from question_db.responses import Response
 
+from ..config import Keys
 from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer
+from .attempt_history import AttemptHistoryDialog
 from .question_view import QuestionView
 from .screen import Screen
 
+log = logging.getLogger(__name__)
 DRAFT_DELAY_MS = 500  # with the store write, well inside the second we promise
+TIME_SAVE_MS = 1000  # the time on the question on screen reaches the file this often
 NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)
 NAV_KEYS_PREV = (Qt.Key.Key_Left, Qt.Key.Key_PageUp)
 
@@ -44,6 +56,24 @@ NAV_KEYS_PREV = (Qt.Key.Key_Left, Qt.Key.Key_PageUp)
 def typing_in_editor(widget: QWidget | None) -> bool:
     """True while the focus is in a text field: arrows and letters belong to it then."""
     return isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit))
+
+
+def submits_on_enter(question: Question) -> bool:
+    """One submit key per answer type: Enter where an answer is a pick or a line (choice,
+    fill-in); Ctrl+Enter where Enter is a new line (working, essays, code). Ctrl+Enter
+    submits every type."""
+    return question.type in CHOICE_TYPES or question.type == QuestionType.FILL_BLANK
+
+
+def console_kind(question: Question) -> str:
+    """'code', 'verify' or 'other': how the console is placed for ``question``."""
+    if question.type == QuestionType.PROGRAMMING:
+        return "code"
+    return "verify" if question.verify is not None else "other"
+
+
+def submit_key_label(question: Question) -> str:
+    return "Enter" if submits_on_enter(question) else "Ctrl+Enter"
 
 
 class PaperSessionView(Screen):
@@ -62,16 +92,21 @@ class PaperSessionView(Screen):
         self.dark = dark
         self.run = run
         self.questions: tuple[Question, ...] = run.questions if run else paper.questions
+        self._position = {q.id: i for i, q in enumerate(self.questions)}
         self._papers = run.papers if run else {paper.id: paper}
         self._sessions = run.sessions if run else {paper.id: session_id}
         self.pages: dict[int, QuestionView] = {}
+        self._layout: dict[str, object] = {}  # splitter states of the code workspace
+        self.attempt_dialog: AttemptHistoryDialog | None = None
         self.responses: dict[str, Response] = {}  # saved responses of pages not built yet
         self.flags: set[str] = set()
         self.seconds: dict[str, float] = {}
         self.console_available = False
         self.current = -1
+        self._resume_index = 0  # where enter() opens: the question saved last
         self._entered_at = time.monotonic()
-        self._dirty: set[str] = set()
+        self._dirty: set[str] = set()  # edited since their last save
+        self._time_dirty: set[str] = set()  # left since their time was last saved
         self.closed = False
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
@@ -79,6 +114,9 @@ class PaperSessionView(Screen):
         self._draft_timer.setSingleShot(True)
         self._draft_timer.setInterval(DRAFT_DELAY_MS)
         self._draft_timer.timeout.connect(self.save_drafts)
+        self._time_timer = QTimer(self)
+        self._time_timer.setInterval(TIME_SAVE_MS)
+        self._time_timer.timeout.connect(self.save_time)
         # Pages are built while the learner reads (one per idle event-loop turn), so moving
         # to another question only swaps the stack (bench: question_switch).
         self._prebuild_timer = QTimer(self)
@@ -115,11 +153,16 @@ class PaperSessionView(Screen):
         area.addWidget(self.stack, 1)
         area.addLayout(self.nav)
 
-        for sequence, slot in ((QKeySequence("Ctrl+F"), self.toggle_flag),
-                               (QKeySequence("Ctrl+Return"), self.submit_shortcut),
-                               (QKeySequence("Ctrl+Enter"), self.submit_shortcut)):
+        # Ctrl+F flags wherever the focus is in the window (it once went to the console and
+        # the flag was lost); Ctrl+Enter stays in the screen: the console runs code with it.
+        for sequence, slot, context in (
+                (QKeySequence("Ctrl+F"), self.toggle_flag, Qt.ShortcutContext.WindowShortcut),
+                (QKeySequence("Ctrl+Return"), self.submit_shortcut,
+                 Qt.ShortcutContext.WidgetWithChildrenShortcut),
+                (QKeySequence("Ctrl+Enter"), self.submit_shortcut,
+                 Qt.ShortcutContext.WidgetWithChildrenShortcut)):
             shortcut = QShortcut(sequence, self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.setContext(context)
             shortcut.activated.connect(slot)
 
     # --- state ---------------------------------------------------------------------------
@@ -129,6 +172,7 @@ class PaperSessionView(Screen):
         self.responses.update(state.responses)
         self.flags = set(state.flags)
         self.seconds = dict(state.seconds)
+        self._resume_index = self._position.get(state.last_question or "", 0)
         for page in self.pages.values():
             self._load_page(page)
 
@@ -168,15 +212,60 @@ class PaperSessionView(Screen):
             self._load_page(page)
             page.answer.sig_changed.connect(lambda i=index: self.mark_changed(i))
             if isinstance(page.answer, ProgrammingAnswer):
-                page.answer.sig_run_requested.connect(self.sig_run_requested)
-                page.answer.sig_check_requested.connect(self.sig_check_requested)
-                page.answer.set_console_available(self.console_available)
+                self._build_workspace(page)
             # With the question id: a verify snippet is the pack's code (trust is per pack).
             page.sig_verify_requested.connect(
                 lambda source, q=question.id: self.sig_verify_requested.emit(q, source))
             page.set_console_available(self.console_available)
             self.page_built(index, page)
         return self.pages[index]
+
+    def _build_workspace(self, page: QuestionView) -> None:
+        """A programming page: its Run / Check / History, the exam's rules, the splitters
+        where the learner left them, and how many attempts it has."""
+        answer = page.answer
+        answer.sig_run_requested.connect(self.sig_run_requested)
+        answer.sig_check_requested.connect(self.sig_check_requested)
+        answer.sig_history_requested.connect(lambda q=page.question: self.show_attempts(q))
+        answer.set_checks_allowed(self.checks_allowed())
+        answer.set_console_available(self.console_available)
+        for splitter, key in ((page.workspace_splitter, Keys.WORKSPACE_SPLITTER),
+                              (answer.results_splitter, Keys.WORKSPACE_RESULTS_SPLITTER)):
+            state = self._layout.get(key)
+            if isinstance(state, QByteArray) and not state.isEmpty():
+                splitter.restoreState(state)
+            splitter.splitterMoved.connect(
+                lambda _pos, _i, sp=splitter, k=key: self._layout.__setitem__(k, sp.saveState()))
+        self.db.run(actions.check_attempts, question_id=page.question.id,
+                    on_done=answer.set_attempts)
+
+    def _follow_layout(self, page: QuestionView) -> None:
+        """Moving a splitter on one code page moves it on the others (one workspace)."""
+        if page.workspace_splitter is None:
+            return
+        for splitter, key in ((page.workspace_splitter, Keys.WORKSPACE_SPLITTER),
+                              (page.answer.results_splitter, Keys.WORKSPACE_RESULTS_SPLITTER)):
+            state = self._layout.get(key)
+            if isinstance(state, QByteArray) and state != splitter.saveState():
+                splitter.restoreState(state)
+
+    def checks_allowed(self) -> bool:
+        """Whether Run / Check work on this screen now (a closed-book exam: no)."""
+        return True
+
+    def show_attempts(self, question: Question) -> None:
+        """The question's earlier check attempts, to open, diff or put back."""
+        def show(attempts: list) -> None:
+            answer = self.programming_answer(question.id)
+            if self.closed or answer is None:
+                return
+            dialog = AttemptHistoryDialog(attempts, answer.code(), can_restore=not answer.locked,
+                                          dark=self.dark, parent=self.window())
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.sig_restore.connect(answer.replace_code)
+            self.attempt_dialog = dialog
+            dialog.open()
+        self.db.run(actions.check_attempts, question_id=question.id, on_done=show)
 
     def _load_page(self, page: QuestionView) -> None:
         qid = page.question.id
@@ -199,8 +288,17 @@ class PaperSessionView(Screen):
         if not 0 <= index < len(self.questions) or index == self.current:
             return
         self._account_time()
+        if 0 <= self.current < len(self.questions) and not self.closed:
+            # The time spent on the question left goes with the next draft save (within
+            # DRAFT_DELAY_MS), not now: a switch stays a stack swap (bench: question_switch).
+            self._time_dirty.add(self.question_id(self.current))
+            if not self._draft_timer.isActive():
+                self._draft_timer.start()
+        if not self.closed:
+            self._time_timer.start()  # the next time save is a full second on this one
         self.current = index
         page = self.page(index)
+        self._follow_layout(page)
         self.stack.setCurrentWidget(page)
         page.verticalScrollBar().setValue(0)
         self.position.setText(f"{index + 1} / {len(self.questions)}")
@@ -212,6 +310,7 @@ class PaperSessionView(Screen):
         # Focus the screen, not a field: ←/→ and A–D work at once; a click starts typing.
         self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.sig_current_changed.emit(index)
+        self.sig_console_kind.emit(console_kind(page.question))
 
     def _prebuild_one(self) -> None:
         """Build the unbuilt page nearest after the current one; stop when all exist."""
@@ -258,16 +357,38 @@ class PaperSessionView(Screen):
         """Queue a draft save for every question edited since the last save."""
         self._draft_timer.stop()
         self._account_time()
-        position = {q.id: i for i, q in enumerate(self.questions)}
         for qid in sorted(self._dirty):
-            question = self.questions[position[qid]]
-            response = self.response(position[qid])
-            self.responses[qid] = response
-            self.db.run(actions.save_draft, session_id=self.session_of(question),
-                        question=question, response=response,
-                        seconds=self.seconds.get(qid, 0.0),
-                        on_error=lambda error, q=qid: self._draft_failed(q, error))
+            self._queue_draft(qid, on_error=lambda error, q=qid: self._draft_failed(q, error))
+        for qid in sorted(self._time_dirty - self._dirty):  # only their time changed
+            self._queue_draft(qid, on_error=self._time_not_saved)
         self._dirty.clear()
+        self._time_dirty.clear()
+
+    def save_time(self) -> None:
+        """Every ``TIME_SAVE_MS``: the question on screen is saved with its time so far (so a
+        kill loses at most that much of it, and the session reopens here)."""
+        if self.closed or not 0 <= self.current < len(self.questions):
+            return
+        qid = self.question_id(self.current)
+        if qid in self._dirty:  # its draft save is due (or waits for the disk) with the time
+            return
+        self._account_time()
+        self._queue_draft(qid, on_error=self._time_not_saved)
+
+    @staticmethod
+    def _time_not_saved(error: BaseException) -> None:
+        # A refused time save is not worth a message per second: the next one retries, and
+        # an edit's save (which does report a full disk) carries the time too.
+        log.info("time on the question not saved: %s", error)
+
+    def _queue_draft(self, qid: str, *, on_error) -> None:
+        index = self._position[qid]
+        question = self.questions[index]
+        response = self.response(index)
+        self.responses[qid] = response
+        self.db.run(actions.save_draft, session_id=self.session_of(question),
+                    question=question, response=response,
+                    seconds=self.seconds.get(qid, 0.0), on_error=on_error)
 
     def _draft_failed(self, question_id: str, error: BaseException) -> None:
         """The disk refused a draft (full, read-only): keep it dirty, so the next save
@@ -276,7 +397,10 @@ class PaperSessionView(Screen):
         self.db.report(error)
 
     def enter(self, settings: QSettings) -> None:
-        self.go_to(0)
+        """Open at the question the learner was on (the first one in a new session)."""
+        self._layout = {key: settings.value(key) for key in (
+            Keys.WORKSPACE_SPLITTER, Keys.WORKSPACE_RESULTS_SPLITTER)}
+        self.go_to(self._resume_index)
         self.setFocus()
 
     def leave(self, settings: QSettings) -> None:
@@ -286,10 +410,22 @@ class PaperSessionView(Screen):
         self.closed = True
         self.save_drafts()
         self.stop_timers()
+        for key, state in self._layout.items():
+            if isinstance(state, QByteArray) and not state.isEmpty():
+                settings.setValue(key, state)
 
     def stop_timers(self) -> None:
         self._draft_timer.stop()
+        self._time_timer.stop()
         self._prebuild_timer.stop()
+
+    def keep_focus(self) -> None:
+        """After a submit locks the fields, the focus stays on this screen (not the next
+        focusable widget Qt picks: the console), so ←/→, PgUp/PgDn and A–D keep working."""
+        focused = QApplication.focusWidget()
+        if focused is None or focused is self or not self.isAncestorOf(focused) \
+                or not focused.isEnabled() or getattr(focused, "isReadOnly", bool)():
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # --- console -------------------------------------------------------------------------
     def set_console_available(self, available: bool) -> None:
@@ -299,10 +435,34 @@ class PaperSessionView(Screen):
             if isinstance(page.answer, ProgrammingAnswer):
                 page.answer.set_console_available(available)
 
+    def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
+        """The console ran a question's checks: show them under its editor, keep the run
+        in the attempt history; they grade the answer only if the code is still the code
+        that was checked."""
+        answer = self.programming_answer(question_id)
+        if answer is None:
+            return
+        code = answer.checked_code if answer.checked_code is not None else answer.code()
+        answer.checked_code = None
+        self.db.run(actions.record_check_attempt, session_id=self.session_of(answer.question),
+                    question_id=question_id, code=code, checks=list(checks),
+                    on_done=answer.attempt_recorded)
+        if code != answer.code():  # edited while the checks ran: results for the old code
+            answer.show_stale_results(checks)
+            return
+        answer.set_checks(checks)
+        self.checks_changed(answer)
+
+    def checks_changed(self, answer: ProgrammingAnswer) -> None:
+        """Hook: a check run's results now belong to the answer on screen (save them)."""
+        self._dirty.add(answer.question.id)
+        self.save_drafts()
+
     def show_check_error(self, question_id: str, message: str) -> None:
         answer = self.programming_answer(question_id)
         if answer is not None:
             answer.show_check_error(message)
+            answer.checked_code = None
 
     def programming_answer(self, question_id: str) -> ProgrammingAnswer | None:
         for page in self.pages.values():
@@ -313,6 +473,10 @@ class PaperSessionView(Screen):
     # --- keyboard ------------------------------------------------------------------------
     def submit_shortcut(self) -> None:
         """Enter / Ctrl+Enter: subclasses decide what submitting means."""
+
+    def enter_submits(self, question: Question) -> bool:
+        """Whether plain Enter is this screen's submit key on ``question``."""
+        return submits_on_enter(question)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
         # Keys reach here only when no text field consumed them (typing is never hijacked).
@@ -327,7 +491,8 @@ class PaperSessionView(Screen):
                 self.go_to(self.current - 1)
                 return
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                self.submit_shortcut()
+                if page is not None and self.enter_submits(page.question):
+                    self.submit_shortcut()
                 return
             if page is not None and not typing_in_editor(self.focusWidget()) and \
                     page.answer.handle_key(key, event.text()):

@@ -23,7 +23,9 @@ from question_db.model import Paper, Question
 from question_db.store import AnswerRef
 
 from ..db import DbOps
-from .paper_session import PaperSessionView
+from .answer_widgets import ProgrammingAnswer
+from .paper_session import PaperSessionView, submit_key_label
+from .points import format_points
 from .question_view import QuestionView
 from .rating_bar import RatingBar
 
@@ -52,7 +54,7 @@ class PracticeView(PaperSessionView):
         top.addWidget(title, 1)
         top.addWidget(self.progress)
 
-        self.submit_button = QPushButton(self.tr("Submit (Enter)"))
+        self.submit_button = QPushButton(self.tr("Submit"))
         self.submit_button.setObjectName("submit_answer")
         self.submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.submit_button.clicked.connect(self.submit_current)
@@ -80,6 +82,8 @@ class PracticeView(PaperSessionView):
 
     def page_built(self, index: int, page: QuestionView) -> None:
         qid = page.question.id
+        if isinstance(page.answer, ProgrammingAnswer):
+            page.answer.check_when_locked = True  # re-checking is always allowed in practice
         if qid in self.answers:
             page.answer.set_locked(True)
             page.reveal(self.grades.get(qid))
@@ -91,6 +95,9 @@ class PracticeView(PaperSessionView):
         qid = page.question.id
         submitted = qid in self.answers
         self.submit_button.setEnabled(not submitted and qid not in self.saving)
+        # One submit key per answer type, named on the button (Ctrl+Enter submits any).
+        self.submit_button.setText(self.tr("Submit (%1)").replace(
+            "%1", submit_key_label(page.question)))
         self.marks_button.setVisible(submitted and page.answer.self_marked)
 
     def _update_progress(self) -> None:
@@ -98,7 +105,7 @@ class PracticeView(PaperSessionView):
         points = sum(g.get("points", 0) for g in self.grades.values())
         self.progress.setText(self.tr("%1 of %2 answered · %3 points")
                               .replace("%1", str(done)).replace("%2", str(len(self.questions)))
-                              .replace("%3", f"{points:g}"))
+                              .replace("%3", format_points(points)))
 
     def _page_of(self, question_id: str) -> QuestionView | None:
         return next((p for p in self.pages.values() if p.question.id == question_id), None)
@@ -125,6 +132,7 @@ class PracticeView(PaperSessionView):
         self.responses[question.id] = response
         self.saving.add(question.id)
         page.answer.set_locked(True)
+        self.keep_focus()  # not the console: the locked field gave it up
         page.verdict.setText("<i>" + self.tr("Saving…") + "</i>")
         self._update_buttons()
         self.db.run(actions.submit_practice_answer, paper=self.paper_of(question),
@@ -143,6 +151,7 @@ class PracticeView(PaperSessionView):
         self._rated(outcome)
         self._update_buttons()
         self._update_progress()
+        self.keep_focus()
 
     def _submit_failed(self, question: Question, error: BaseException) -> None:
         """Nothing was stored (a full disk, say): the answer stays on screen, editable, and
@@ -175,9 +184,13 @@ class PracticeView(PaperSessionView):
     def _regraded(self, question: Question, outcome: actions.PracticeOutcome) -> None:
         self.grades[question.id] = outcome.grade.to_json()
         page = self._page_of(question.id)
-        if page is not None:
+        if page is None:
+            self._update_progress()
+            return
+        # Saving marks must not move what the learner is reading (the rubric).
+        with page.keeping_in_view(page.answer):
             page.set_grade(outcome.grade.to_json())
-        self._rated(outcome)
+            self._rated(outcome)
         self._update_progress()
 
     def save_marks(self) -> None:
@@ -186,17 +199,12 @@ class PracticeView(PaperSessionView):
         if page is not None and page.question.id in self.answers:
             self._regrade(page.question)
 
-    def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
-        """The console ran a programming question's checks on the code on screen."""
-        answer = self.programming_answer(question_id)
-        if answer is None:
-            return
-        answer.set_checks(checks)
-        if question_id in self.answers:
+    def checks_changed(self, answer: ProgrammingAnswer) -> None:
+        """A check run on the code on screen: a submitted answer is regraded with it."""
+        if answer.question.id in self.answers:
             self._regrade(answer.question)
         else:
-            self._dirty.add(question_id)
-            self.save_drafts()
+            super().checks_changed(answer)
 
     def apply_changes(self, changes: Changes) -> None:
         """Another screen re-rated one of these questions: nothing shown here depends on

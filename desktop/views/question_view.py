@@ -5,17 +5,23 @@ the question is void/disputed, an errata box with both keys and the reason.
 """
 from __future__ import annotations
 
-from typing import Any
+import html
+from contextlib import contextmanager
+from typing import Any, Iterator
 
-from PySide6.QtCore import Qt, Signal
+import shiboken6
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
-                               QVBoxLayout, QWidget)
+                               QScrollBar, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
 
+from question_db.enums import QuestionType
 from question_db.grading import CORRECT, PARTIAL, PENDING, UNANSWERED, VOID, WRONG
 from question_db.model import BLANK_MARK, Question, Section
 
 from .answer_widgets import AnswerWidget, make_answer_widget
 from .markdown_html import highlight_code, inline, markdown_to_html
+from .points import format_points
+from .question_script import shown
 from .translation import tr
 
 VERDICT_COLORS = {CORRECT: "#1b7f3b", PARTIAL: "#b26a00", WRONG: "#c62828",
@@ -47,7 +53,8 @@ def verdict_html(grade: dict) -> str:
     color = VERDICT_COLORS.get(verdict, "#333")
     text = verdict_label(verdict)
     if verdict != VOID:
-        text += f" · {grade.get('points', 0):g} / {grade.get('max_points', 0):g} " + tr("points")
+        text += (f" · {format_points(grade.get('points'))} / "
+                 f"{format_points(grade.get('max_points'))} " + tr("points"))
     return f'<span style="color:{color}; font-weight:bold">{text}</span>'
 
 
@@ -63,22 +70,89 @@ def key_html(question: Question, key: Any, *, dark: bool = False) -> str:
     if qtype == "fill_blank":
         items = []
         for i, blank in enumerate(key):
-            shown = blank[0] if isinstance(blank, list) and blank else blank
-            others = blank[1:4] if isinstance(blank, list) else []
-            extra = (" <span style='color:#777'>(" + tr("also accepted") + ": "
-                     + ", ".join(inline(str(o)) for o in others) + ")</span>") if others else ""
-            items.append(f"({i + 1}) <b>{inline(str(shown))}</b>{extra}")
+            first = blank[0] if isinstance(blank, list) and blank else blank
+            others = blank[1:] if isinstance(blank, list) else []  # every variant, none cut
+            extra = (" (" + tr("also accepted") + ": " + variants_html(others) + ")"
+                     ) if others else ""
+            items.append(f"({i + 1}) <b>{variants_html([first])}</b>{extra}")
         return "<br/>".join(items)
     if qtype == "calculation" and isinstance(key, list):
         rows = []
         for part in key:
             if isinstance(part, dict):
-                rows.append(f"{inline(part['label'])}: <b>{part['value']:g}</b> {part['unit']} "
+                rows.append(f"{inline(shown(part['label']))}: <b>{part['value']:g}</b> {part['unit']} "
                             f"(± {part['tolerance']:g})")
-        return "<br/>".join(rows) if rows else markdown_to_html(str(key), dark=dark)
+        return "<br/>".join(rows) if rows else markdown_to_html(shown(str(key)), dark=dark)
     if qtype == "programming" and isinstance(key, str) and key.count("\n") > 2:
         return highlight_code(key, "python", dark=dark)
-    return markdown_to_html(str(key), dark=dark)
+    return markdown_to_html(shown(str(key)), dark=dark)
+
+
+def variants_html(variants) -> str:
+    """Accepted answers, each as code (they contain commas themselves), none left out."""
+    return VARIANT_SEPARATOR.join(f"<code>{html.escape(shown(str(v)))}</code>"
+                                  for v in variants)
+
+
+VARIANT_SEPARATOR = "&nbsp;&nbsp;|&nbsp;&nbsp;"
+
+
+def _mark(correct: bool | None) -> str:
+    return "" if correct is None else ("✓" if correct else "✗")
+
+
+def blanks_html(question: Question, grade: dict | None) -> str:
+    """Per blank: ✓/✗, what was written, the key and every accepted variant, the points."""
+    parts = {p.get("blank"): p for p in (grade or {}).get("parts", []) if "blank" in p}
+    rows = []
+    for i, variants in enumerate(question.answer or []):
+        variants = list(variants) if isinstance(variants, (list, tuple)) else [variants]
+        part = parts.get(i + 1)
+        row = f"({i + 1}) "
+        if part is not None:
+            given = str(part.get("given") or "").strip()
+            row += (f"<b>{_mark(part.get('correct'))}</b> " + tr("yours") + ": "
+                    + (f"<code>{html.escape(given)}</code>" if given else "—") + " · ")
+        row += tr("key") + f": <b>{variants_html(variants[:1])}</b>"
+        if len(variants) > 1:
+            row += "<br/>&nbsp;&nbsp;&nbsp;&nbsp;" + tr("also accepted") + ": " + variants_html(
+                variants[1:])
+        if part is not None:
+            row += (f" · {format_points(part.get('points'))}/"
+                    f"{format_points(part.get('max_points'))}")
+        rows.append(row)
+    return "<br/>".join(rows)
+
+
+def _number(value: Any) -> str:
+    return "—" if value is None else f"{value:g}"
+
+
+def parts_html(question: Question, grade: dict | None) -> str:
+    """Per numeric part: ✓/✗, the value given, the key with its unit and tolerance."""
+    graded = [p for p in (grade or {}).get("parts", []) if "part" in p]
+    rows = []
+    for i, part in enumerate(question.parts):
+        row = f"{inline(shown(part.label))}: "
+        mark = graded[i] if i < len(graded) else None
+        if mark is not None:
+            row += (f"<b>{_mark(mark.get('correct'))}</b> " + tr("yours") + ": "
+                    + _number(mark.get("given")) + " · ")
+        row += (tr("key") + f": <b>{part.value:g}</b> {html.escape(part.unit)} "
+                + tr("(accepted within ± %1)").replace("%1", f"{part.tolerance:g}"))
+        if mark is not None:
+            row += (f" · {format_points(mark.get('points'))}/"
+                    f"{format_points(mark.get('max_points'))}")
+        rows.append(row)
+    return "<br/>".join(rows)
+
+
+CHOICE_LEGEND_MARKS = ("✓", "✗", "○")
+
+
+def choice_legend() -> str:
+    return "   ".join((f"✓ {tr('your pick, right')}", f"✗ {tr('your pick, wrong')}",
+                       f"○ {tr('in the key, not picked')}"))
 
 
 def stem_markdown(question: Question) -> str:
@@ -139,14 +213,20 @@ class ErrataBox(QFrame):
             # Long keys (derivations, essays): the source's text; the verified one is shown
             # as the reference answer next to this box.
             layout.addWidget(rich_label("<b>" + tr("Source paper's answer") + "</b>"
-                                        + markdown_to_html(str(question.seed_answer), dark=dark),
+                                        + markdown_to_html(shown(str(question.seed_answer)),
+                                                           dark=dark),
                                         name="errata_seed_key"))
-        layout.addWidget(rich_label(markdown_to_html(question.errata, dark=dark),
+        layout.addWidget(rich_label(markdown_to_html(shown(question.errata), dark=dark),
                                     name="errata_reason"))
 
 
-class QuestionView(QScrollArea):
-    """A scrollable page for one question; the screens put one per question in a stack."""
+class QuestionView(QWidget):
+    """One question's page; the screens put one per question in a stack.
+
+    The problem (header, stem, answer, feedback) scrolls on its own. A programming question
+    is a workspace: the problem on the left | the code (editor at full height, its check
+    results under it) on the right, in ``workspace_splitter``.
+    """
 
     sig_verify_requested = Signal(str)
     """Run the question's verify snippet visibly in the console: (source)."""
@@ -157,21 +237,23 @@ class QuestionView(QScrollArea):
         self.question = question
         self.dark = dark
         self.revealed = False
-        self.setWidgetResizable(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows/PgUp navigate, not scroll
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("problem_scroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows/PgUp navigate, not scroll
         page = QWidget()
-        self.setWidget(page)
+        self.scroll.setWidget(page)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(16, 12, 16, 16)
 
         header = QHBoxLayout()
-        where = f"{section.title} · " if section else ""
+        where = f"{shown(section.title)} · " if section else ""
         number = tr("Question %1").replace("%1", str(question.number))
         self.title = rich_label(
             f"<b>{where}{number}</b> "
             f"<span style='color:#777'>({index + 1}/{total}) · {type_label(question.type)} · "
-            f"{question.points:g} {tr('points')}</span>", name="question_title")
+            f"{format_points(question.points)} {tr('points')}</span>", name="question_title")
         header.addWidget(self.title, 1)
         self.flag_label = QLabel("⚑ " + tr("Flagged"))
         self.flag_label.setStyleSheet("color: #d35400; font-weight: bold")
@@ -180,7 +262,7 @@ class QuestionView(QScrollArea):
         layout.addLayout(header)
         if question.topics:
             layout.addWidget(rich_label("<span style='color:#777'>" + " · ".join(
-                inline(t) for t in question.topics) + "</span>"))
+                inline(shown(t)) for t in question.topics) + "</span>"))
         if not question.scored:
             # A void question says so up front: the learner should not spend time on it.
             layout.addWidget(rich_label(
@@ -197,13 +279,35 @@ class QuestionView(QScrollArea):
                     .replace("%1", str(flags))
             layout.addWidget(rich_label("<span style='color:#b26a00; font-weight:bold'>"  # theme: warning
                                         + text + "</span>", name="draft_notice"))
-        self.stem = rich_label(markdown_to_html(stem_markdown(question), dark=dark), name="stem")
+        self.stem = rich_label(markdown_to_html(shown(stem_markdown(question)), dark=dark),
+                               name="stem")
         layout.addWidget(self.stem)
 
         self.answer: AnswerWidget = make_answer_widget(question)
-        layout.addWidget(self.answer)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.workspace_splitter: QSplitter | None = None
+        if question.type == QuestionType.PROGRAMMING:
+            self.workspace_splitter = QSplitter(Qt.Orientation.Horizontal)
+            self.workspace_splitter.setObjectName("workspace_splitter")
+            self.workspace_splitter.setChildrenCollapsible(False)
+            self.workspace_splitter.addWidget(self.scroll)
+            self.workspace_splitter.addWidget(self.answer)
+            # The editor gets the larger share (≥ 60% of the page) until the learner moves
+            # the handle; the screens remember where (Keys.WORKSPACE_SPLITTER).
+            self.workspace_splitter.setStretchFactor(0, 38)
+            self.workspace_splitter.setStretchFactor(1, 62)
+            self.workspace_splitter.setSizes([380, 620])
+            self.answer.setMinimumWidth(280)
+            self.scroll.setMinimumWidth(200)
+            outer.addWidget(self.workspace_splitter)
+        else:
+            layout.addWidget(self.answer)
+            outer.addWidget(self.scroll)
 
         # Outside the feedback: it also carries "answer first" without revealing anything.
+        self.compare: QSplitter | None = None  # answer | reference answer, after the reveal
+        self.reference: QTextBrowser | None = None
         self.verdict = rich_label(name="verdict")
         layout.addWidget(self.verdict)
         self.feedback = QWidget()
@@ -235,6 +339,14 @@ class QuestionView(QScrollArea):
         layout.addWidget(self.feedback)
         layout.addStretch(1)
 
+    def verticalScrollBar(self) -> QScrollBar:  # noqa: N802 - as QScrollArea's
+        """The problem's scroll bar."""
+        return self.scroll.verticalScrollBar()
+
+    def ensureWidgetVisible(self, widget: QWidget, xmargin: int = 50,  # noqa: N802
+                            ymargin: int = 50) -> None:
+        self.scroll.ensureWidgetVisible(widget, xmargin, ymargin)
+
     def _request_verify(self) -> None:
         self.sig_verify_requested.emit(self.question.verify.read_text(encoding="utf-8"))
 
@@ -250,33 +362,79 @@ class QuestionView(QScrollArea):
         self.verdict.setText(verdict_html(grade) if grade else "")
 
     def reveal(self, grade: dict | None) -> None:
-        """Show the verdict, the key, the explanation and the errata."""
+        """Show the verdict, the key (per blank / per part), the explanation and the errata;
+        a self-marked answer gets the reference answer and the rubric beside its text."""
         q = self.question
         self.revealed = True
         self.set_grade(grade)
+        self.answer.show_rubric()
+        rubric = getattr(self.answer, "rubric", None)
+        key = ""
         if q.type in ("short_answer", "system_design"):
-            key = "<b>" + tr("Reference answer") + "</b>" + markdown_to_html(
-                str(q.answer or ""), dark=self.dark)
+            self._show_beside_answer(str(q.answer or ""), rubric)
         elif q.type == "calculation":
-            key = ("<b>" + tr("Key") + "</b><br/>" + key_html(q, q.answer, dark=self.dark)
-                   + "<br/><b>" + tr("Worked solution") + "</b>"
-                   + markdown_to_html(q.reference_answer, dark=self.dark))
+            key = "<b>" + tr("Key") + "</b><br/>" + parts_html(q, grade)
+            self._show_beside_answer(q.reference_answer, rubric, title=tr("Worked solution"))
         elif q.type == "programming":
             key = ("<b>" + tr("Reference solution") + "</b>"
                    + key_html(q, q.answer, dark=self.dark))
+            if rubric is not None:  # the self-marked items, in the problem pane
+                self.feedback.layout().addWidget(rubric)
+                rubric.show()
+        elif q.type == "fill_blank" and q.scored:
+            key = "<b>" + tr("Key") + "</b><br/>" + blanks_html(q, grade)
         elif q.scored:
             key = "<b>" + tr("Key") + ":</b> " + key_html(q, q.answer, dark=self.dark)
-        else:
-            key = ""
+            key += "<br/><small>" + choice_legend() + "</small>"
         self.key.setText(key)
+        self.key.setVisible(bool(key))
         self.explanation.setText("<b>" + tr("Explanation") + "</b>"
-                                 + markdown_to_html(q.explanation, dark=self.dark))
+                                 + markdown_to_html(shown(q.explanation), dark=self.dark))
         self.feedback.show()
-        self.answer.show_rubric()
-        rubric = getattr(self.answer, "rubric", None)
-        if rubric is not None:
-            # Below the reference answer: read it, then tick what your answer covered.
-            self.feedback.layout().addWidget(rubric)
-            rubric.show()
         if q.scored and q.type in ("single_choice", "multiple_choice"):
             self.answer.mark_key([q.answer] if isinstance(q.answer, str) else list(q.answer))
+
+    def _show_beside_answer(self, reference_markdown: str, rubric: QWidget | None, *,
+                            title: str | None = None) -> None:
+        """The reference answer (scrolling on its own) and the rubric to tick, next to the
+        learner's text instead of far below it."""
+        if self.compare is not None:
+            return
+        layout = self.scroll.widget().layout()
+        index = layout.indexOf(self.answer)
+        self.compare = QSplitter(Qt.Orientation.Horizontal)
+        self.compare.setObjectName("answer_and_reference")
+        self.compare.setChildrenCollapsible(False)
+        layout.insertWidget(index, self.compare)
+        self.compare.addWidget(self.answer)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(4, 0, 0, 0)
+        side_layout.addWidget(rich_label("<b>" + (title or tr("Reference answer")) + "</b>"))
+        self.reference = QTextBrowser()
+        self.reference.setObjectName("reference_answer")
+        self.reference.setOpenLinks(False)
+        self.reference.setHtml(markdown_to_html(shown(reference_markdown), dark=self.dark))
+        side_layout.addWidget(self.reference, 1)
+        if rubric is not None:
+            side_layout.addWidget(rubric)
+            rubric.show()
+        self.compare.addWidget(side)
+        self.compare.setSizes([500, 500])
+        self.compare.setMinimumHeight(440)
+
+    @contextmanager
+    def keeping_in_view(self, anchor: QWidget) -> Iterator[None]:
+        """Changes made inside keep ``anchor`` where it is on screen (saving self-marks
+        inserts the rating bar and rewrites the verdict: the rubric must not move)."""
+        content = self.scroll.widget()
+        bar = self.scroll.verticalScrollBar()
+        before = anchor.mapTo(content, QPoint(0, 0)).y() - bar.value()
+        yield
+
+        def restore() -> None:
+            if shiboken6.isValid(anchor) and shiboken6.isValid(bar):
+                bar.setValue(anchor.mapTo(content, QPoint(0, 0)).y() - before)
+        content.layout().activate()
+        restore()
+        QTimer.singleShot(0, self, restore)  # after the scroll area took the new size

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from question_db import actions
 from question_db.changes import Changes
 from question_db.exam import ExamReport, QuestionRow, ScoreLine
-from question_db.grading import PENDING, as_response
+from question_db.grading import PENDING, as_response, response_answered
 from question_db.model import Paper, Question
 from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceResponse,
                                    CodeResponse, Response, TextResponse, with_checks, with_marks)
@@ -40,6 +40,8 @@ from ..db import DbOps
 from .answer_widgets import RubricChecklist
 from .countdown import format_remaining
 from .markdown_html import highlight_code, inline, markdown_to_html
+from .points import format_points
+from .question_script import shown
 from .question_view import key_html, type_label, verdict_html, verdict_label
 from .screen import Screen
 from .translation import tr
@@ -59,7 +61,7 @@ def response_html(question: Question, response: Response | Any, *, dark: bool = 
     parts = []
     if isinstance(response, CalculationResponse):
         for part, value in zip(question.parts, response.values):
-            parts.append(f"{inline(part.label)}: <b>{html.escape(value or '—')}</b> "
+            parts.append(f"{inline(shown(part.label))}: <b>{html.escape(value or '—')}</b> "
                          f"{html.escape(part.unit)}")
     if isinstance(response, CodeResponse):
         parts.append(highlight_code(response.code, "python", dark=dark))
@@ -84,8 +86,9 @@ class SelfMarkDialog(QDialog):
         layout = QVBoxLayout(self)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        body = QLabel(markdown_to_html(str(question.answer if question.type != "calculation"
-                                           else question.reference_answer), dark=dark))
+        body = QLabel(markdown_to_html(shown(str(
+            question.answer if question.type != "calculation" else question.reference_answer)),
+            dark=dark))
         body.setWordWrap(True)
         body.setTextFormat(Qt.TextFormat.RichText)
         scroll.setWidget(body)
@@ -104,16 +107,16 @@ class SelfMarkDialog(QDialog):
 def question_review_html(question: Question, response: Any, *, dark: bool = False) -> str:
     """The stem, the learner's response, the key, errata and explanation (reports and the
     wrong-answer book)."""
-    out = [markdown_to_html(question.stem, dark=dark)]
+    out = [markdown_to_html(shown(question.stem), dark=dark)]
     if question.options:
-        out.append("<p>" + "<br/>".join(f"{letter}. {inline(text)}"
+        out.append("<p>" + "<br/>".join(f"{letter}. {inline(shown(text))}"
                                        for letter, text in question.options.items())
                    + "</p>")
     out.append("<p><b>" + tr("Your answer") + ":</b> "
                + response_html(question, response, dark=dark) + "</p>")
     if question.type in ("short_answer", "system_design"):
         out.append("<p><b>" + tr("Reference answer") + ":</b></p>"
-                   + markdown_to_html(str(question.answer or ""), dark=dark))
+                   + markdown_to_html(shown(str(question.answer or "")), dark=dark))
     elif question.type == "calculation":
         out.append("<p><b>" + tr("Key") + ":</b><br/>"
                    + key_html(question, question.answer, dark=dark) + "</p>")
@@ -131,9 +134,9 @@ def question_review_html(question: Question, response: Any, *, dark: bool = Fals
                     + key_html(question, question.seed_answer, dark=dark) + "</p>")
         out.append(f"<table width='100%' cellpadding='6' style='background-color:{box}'>"
                    f"<tr><td><b>⚠ " + tr("Errata") + f"</b>{seed}"
-                   + markdown_to_html(question.errata, dark=dark) + "</td></tr></table>")
+                   + markdown_to_html(shown(question.errata), dark=dark) + "</td></tr></table>")
     out.append("<p><b>" + tr("Explanation") + ":</b></p>"
-               + markdown_to_html(question.explanation, dark=dark))
+               + markdown_to_html(shown(question.explanation), dark=dark))
     return "".join(out)
 
 
@@ -142,7 +145,7 @@ class ReportView(Screen):
     checks a pending programming answer in the console."""
 
     def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *, dark: bool = False,
-                 parent: QWidget | None = None) -> None:
+                 check_pending: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("report_view")
         self.paper = paper
@@ -150,6 +153,11 @@ class ReportView(Screen):
         self.dark = dark
         self.report = report
         self.console_available = False
+        # An exam just submitted: its code answers are checked one after another, as soon
+        # as the console is up (a closed-book exam ran no check before).
+        self.to_check: list[str] = [r.question_id for r in report.questions
+                                    if check_pending and self._checkable(r)]
+        self.checking: str | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         top = QHBoxLayout()
@@ -162,6 +170,15 @@ class ReportView(Screen):
         self.summary.setWordWrap(True)
         top.addWidget(self.summary, 1)
         layout.addLayout(top)
+        self.check_status = QLabel()
+        self.check_status.setObjectName("report_check_status")
+        self.check_status.setWordWrap(True)
+        self.check_status.setVisible(bool(self.to_check))
+        if self.to_check:
+            self.check_status.setText(tr("Your code answers are checked as soon as the Python "
+                                         "console is ready; the results come into this "
+                                         "report."))
+        layout.addWidget(self.check_status)
 
         self.tabs = QTabWidget()
         self.sections = self._table([tr("Section"), tr("Points"), tr("Max"), tr("Correct"),
@@ -214,7 +231,7 @@ class ReportView(Screen):
 
     @staticmethod
     def _score_rows(lines: tuple[ScoreLine, ...]) -> list[list[str]]:
-        return [[line.name or tr("Other"), f"{line.points:g}", f"{line.max_points:g}",
+        return [[line.name or tr("Other"), format_points(line.points), format_points(line.max_points),
                  f"{line.correct}/{line.questions}", str(line.pending)] for line in lines]
 
     def show_report(self, report: ExamReport) -> None:
@@ -230,14 +247,15 @@ class ReportView(Screen):
             .replace("%1", str(report.pending)) + "</span>") if report.pending else ""
         self.summary.setText(
             f"<h2 style='margin:0'>{html.escape(report.paper_title)}</h2>"
-            f"<span style='font-size:16pt'><b>{report.score:g}</b> / {report.max_score:g} "
+            f"<span style='font-size:16pt'><b>{format_points(report.score)}</b> / "
+            f"{format_points(report.max_score)} "
             + tr("points") + f"</span> · {started} · {state} · " + tr("time used")
             + f" {used}{pending}")
         self._fill(self.sections, self._score_rows(report.sections))
         self._fill(self.topics, self._score_rows(report.topics))
         self._fill(self.times, [[f"{row.number}", type_label(row.type),
                                  verdict_label(row.verdict),
-                                 f"{row.points:g} / {row.max_points:g}", _time(row.seconds)]
+                                 f"{format_points(row.points)} / {format_points(row.max_points)}", _time(row.seconds)]
                                 for row in report.questions])
         scroll = self.details.verticalScrollBar().value()
         self.details.setHtml(self.details_html(report))
@@ -279,16 +297,62 @@ class ReportView(Screen):
             self.sig_check_requested.emit(row.question_id, row.response.code)
 
     def set_console_available(self, available: bool) -> None:
-        """Offer "run the checks now" on pending programming answers."""
+        """Offer "run the checks now" on pending programming answers (and run those of an
+        exam just submitted)."""
         self.console_available = available
         self.show_report(self.report)
+        self.check_next()
+
+    def enter(self, settings) -> None:
+        self.check_next()
+
+    def _checkable(self, row: QuestionRow) -> bool:
+        question = self.paper.question(row.number)
+        return (row.verdict == PENDING and question.type == "programming"
+                and isinstance(row.response, CodeResponse)
+                and response_answered(question, row.response))
+
+    def check_next(self) -> None:
+        """The next code answer of the submitted exam to check, one run at a time."""
+        if self.checking is not None or not self.console_available or not self.to_check:
+            return
+        question_id = self.to_check.pop(0)
+        row = next(r for r in self.report.questions if r.question_id == question_id)
+        self.checking = question_id
+        self.check_status.setText(tr("Checking your code for question %1… (%2 more to go)")
+                                  .replace("%1", str(row.number))
+                                  .replace("%2", str(len(self.to_check))))
+        self.sig_check_requested.emit(question_id, row.response.code)
+
+    def _checked(self, question_id: str, note: str = "") -> None:
+        if question_id != self.checking:
+            return
+        self.checking = None
+        if self.to_check:
+            self.check_next()
+        else:
+            self.check_status.setText(note or tr("Your code answers are checked: the results "
+                                                 "are in this report (Questions)."))
 
     def apply_check_result(self, question_id: str, checks: list[dict]) -> None:
-        """Store a check run's results with the answer; the report regrades it."""
+        """Store a check run's results with the answer (and as an attempt in the
+        question's history); the report regrades it."""
         row = next((r for r in self.report.questions if r.question_id == question_id), None)
         if row is None or not isinstance(row.response, CodeResponse):
             return
+        self.db.run(actions.record_check_attempt, session_id=self.report.session_id,
+                    question_id=question_id, code=row.response.code, checks=list(checks))
         self._mark(row, with_checks(row.response, checks))
+        self._checked(question_id)
+
+    def show_check_error(self, question_id: str, message: str) -> None:
+        """A check of an answer could not run: say so; the answer stays pending."""
+        row = next((r for r in self.report.questions if r.question_id == question_id), None)
+        note = tr("Question %1 was not checked: %2").replace(
+            "%1", str(row.number if row else question_id)).replace("%2", message)
+        self.check_status.setVisible(True)
+        self.check_status.setText(note)
+        self._checked(question_id, note)
 
     def self_mark(self, number: int, marks: list[bool] | None = None) -> None:
         """Self-mark question ``number``: ask in a dialog unless ``marks`` are given."""

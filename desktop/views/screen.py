@@ -31,12 +31,24 @@ class Screen(QWidget):
     sig_verify_requested = Signal(str, str)
     """Run a question's verify snippet in the console: (question id, source)."""
 
+    sig_console_kind = Signal(str)
+    """The question on screen is of another kind for the console: 'code', 'verify' (it has
+    a snippet to run) or 'other' (the console collapses to a bar by default)."""
+
     def enter(self, settings: QSettings) -> None:
         """The screen is on top now: restore its layout, take the focus."""
 
     def leave(self, settings: QSettings) -> None:
         """The screen goes away (or the app quits): save pending work and its layout, stop
         timers. Called once; the screen is deleted afterwards."""
+
+    def wants_console(self) -> bool:
+        """False while the console must stay hidden (a closed-book exam)."""
+        return True
+
+    def quit_warning(self) -> str | None:
+        """What to ask before the learner quits examdesk on this screen (None: just quit)."""
+        return None
 
     def set_console_available(self, available: bool) -> None:
         """A kernel is (no longer) ready: enable Run / Check / Verify."""

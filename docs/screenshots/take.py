@@ -1,13 +1,24 @@
-"""Regenerate the screenshots in this folder (needs a display; CI uses Xvfb):
+"""Regenerate every screenshot in this folder (needs a display; CI uses Xvfb):
 
-    xvfb-run -s "-screen 0 1400x900x24" python docs/screenshots/take.py [--lang zh_CN]
+    xvfb-run -s "-screen 0 1400x900x24" python docs/screenshots/take.py
 
-Uses a throw-away data dir, the bundled papers and real widgets; nothing is mocked.
+One run per UI language (a child process each: translations load at start-up):
+
+- Chinese (``zh_CN``), 1280×820: library, practice, exam, report, dashboard, wrong-answer
+  book (the README's tour);
+- Chinese and English, at 1024×700 and at 1400×900: the code workspace (a real kernel runs
+  one of the bank's one-bug solutions, 001/29 scaled by d_k, so the results under the
+  editor name the property that failed and by how much), a fill-in verdict (001/20, one
+  blank right, one wrong) and a closed-book exam (000, its 答题卡 with void questions).
+
+``--lang zh_CN`` (or ``en``) takes only that language's. Throw-away data dirs, the bundled
+papers, real widgets and a real kernel; nothing is mocked.
 """
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +37,7 @@ from desktop.app import build_app, prepare_application  # noqa: E402
 from desktop.config import Options  # noqa: E402
 from desktop.main_window import MainWindow  # noqa: E402
 from desktop.views.exam import ExamView  # noqa: E402
+from desktop.views.question_view import QuestionView  # noqa: E402
 from desktop.views.practice import PracticeView  # noqa: E402
 from desktop.views.report import ReportView  # noqa: E402
 from desktop.views.wrong_book import WrongBookView  # noqa: E402
@@ -36,6 +48,8 @@ from question_db.model import Bank, Question  # noqa: E402
 from question_db.store import ProgressStore  # noqa: E402
 
 DAY = 86400.0
+LANGUAGES = ("zh_CN", "en")
+SIZES = ((1024, 700), (1400, 900))
 
 
 def spin(app: QApplication, condition, timeout: float = 10.0) -> None:
@@ -95,18 +109,9 @@ def scripted_history(store: ProgressStore, bank: Bank) -> None:
     review.set_exam_date(store, date.today() + timedelta(days=10))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lang", default="zh_CN")
-    args = parser.parse_args()
-    options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")),
-                      lang=args.lang, no_kernel=True)
-    app = prepare_application(sys.argv[1:1], options)
-    running = build_app(options, settings=QSettings(
-        str(options.data_dir / "settings.ini"), QSettings.Format.IniFormat), bank=load_bank())
-    window, db = running.window, running.db
+def tour(app: QApplication, window: MainWindow, db) -> None:
+    """The README's screens, in Chinese at 1280×820."""
     window.resize(1280, 820)
-    spin(app, lambda: db.worker.ready.done())
     db.run(scripted_history, window.bank).result(timeout=60)
 
     # A finished exam first, so the library shows scores and the report has content.
@@ -161,9 +166,102 @@ def main() -> int:
     book.select(with_errata[0] if with_errata else book.entries[0].question.id)
     spin(app, lambda: True)
     grab(window, "wrong_book.png")
+    window.go_library()
 
+
+def at_sizes(app: QApplication, window: MainWindow, name: str, lang: str,
+             prepare=None) -> None:
+    """``<name>_<lang>_<w>x<h>.png`` at each size (``prepare()`` after each resize)."""
+    for width, height in SIZES:
+        window.resize(width, height)
+        spin(app, lambda: True)
+        if prepare is not None:
+            prepare()
+            spin(app, lambda: True)
+        grab(window, f"{name}_{lang}_{width}x{height}.png")
+
+
+def workspace(app: QApplication, window: MainWindow, running, lang: str) -> None:
+    """001/29 with a one-bug solution, checked by a real kernel: results under the editor."""
+    spin(app, lambda: window.console_available, timeout=180)
+    window.open_practice("001")
+    spin(app, lambda: isinstance(window.screen_view, PracticeView))
+    view = window.screen_view
+    question = window.bank.question("001/29")
+    view.go_to(view.questions.index(question))
+    answer = view.programming_answer("001/29")
+    wrong = next(p for p in question.code.wrong if p.stem.endswith("scale_dk"))
+    answer.replace_code(wrong.read_text(encoding="utf-8"))
+    answer.check_button.click()
+    spin(app, lambda: answer.results.rows() and not running.console.checks.running,
+         timeout=300)
+    answer.editor.moveCursor(answer.editor.textCursor().MoveOperation.Start)
+    at_sizes(app, window, "workspace", lang)
+    if lang == "zh_CN":
+        window.resize(1400, 900)
+        spin(app, lambda: True)
+        grab(window, "console.png")  # the README's code question
+    window.go_library()
+
+
+def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str) -> None:
+    """001/20: blank 1 right (one of its accepted forms), blank 2 wrong."""
+    window.open_practice("001")
+    spin(app, lambda: isinstance(window.screen_view, PracticeView))
+    view = window.screen_view
+    view.go_to(next(i for i, q in enumerate(view.questions) if q.id == "001/20"))
+    page: QuestionView = view.current_page()
+    page.answer.edits[0].setText("数据并行度")
+    page.answer.edits[1].setText("8")
+    page.answer.sig_changed.emit()
+    view.submit_current()
+    spin(app, lambda: db.pending == 0 and page.feedback.isVisible())
+    at_sizes(app, window, "fill_in_verdict", lang,
+             prepare=lambda: page.ensureWidgetVisible(page.key, 0, 0))
+    window.go_library()
+
+
+def closed_book_exam(app: QApplication, window: MainWindow, lang: str) -> None:
+    """000 closed book: countdown, 答题卡 with answered, flagged and void questions."""
+    window.start_exam("000", 7200)
+    spin(app, lambda: isinstance(window.screen_view, ExamView))
+    exam = window.screen_view
+    for index, letter in {0: "A", 1: "C", 2: "B", 5: "B", 15: "A"}.items():
+        exam.go_to(index)
+        QTest.keyClick(exam, getattr(Qt.Key, f"Key_{letter}"))
+    exam.go_to(3)
+    exam.toggle_flag()
+    exam.go_to(33)  # the programming question: no Check and no console until submitted
+    at_sizes(app, window, "exam", lang)
+
+
+def take(lang: str) -> int:
+    options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")), lang=lang)
+    app = prepare_application(sys.argv[1:1], options)
+    running = build_app(options, settings=QSettings(
+        str(options.data_dir / "settings.ini"), QSettings.Format.IniFormat), bank=load_bank())
+    window, db = running.window, running.db
+    spin(app, lambda: db.worker.ready.done())
+    if lang == "zh_CN":
+        tour(app, window, db)
+    workspace(app, window, running, lang)
+    fill_in_verdict(app, window, db, lang)
+    closed_book_exam(app, window, lang)
     window.close()
     running.shutdown()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lang", choices=LANGUAGES, help="only this UI language")
+    args = parser.parse_args()
+    if args.lang:
+        return take(args.lang)
+    for lang in LANGUAGES:  # a process each: the UI language is set at start-up
+        code = subprocess.run([sys.executable, __file__, "--lang", lang]).returncode
+        if code:
+            return code
     return 0
 
 

@@ -1,0 +1,173 @@
+"""A programming question's check results, directly under its editor (the workspace).
+
+Fed by the check result dicts the console's ``CheckController`` reports (``Screen.
+apply_check_result``), one view per question, so results always belong to the question on
+screen. Marks are symbols, not colours (✓ passed, ✗ failed, ! a failed optional check).
+When every check stopped at the same exception (the starter's ``raise NotImplementedError``)
+the view says so once, with one traceback, instead of one per check.
+"""
+from __future__ import annotations
+
+import html
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from question_db.attempts import failure_summary, required_passed
+
+from .translation import tr
+
+# Details shown first, in this order; the rest follow alphabetically.
+DETAIL_ORDER = ("max_abs_err", "max_rel_err", "first_mismatch", "actual_at", "expected_at",
+                "mismatches", "shape", "expected_shape", "dtype", "expected_dtype")
+
+
+def format_detail(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def mark_of(check: dict) -> str:
+    if check.get("passed"):
+        return "✓"
+    return "✗" if check.get("required", True) else "!"
+
+
+def failure_rank(check: dict) -> int:
+    """0 failed required, 1 failed optional, 2 passed (the order rows are shown in)."""
+    if check.get("passed"):
+        return 2
+    return 0 if check.get("required", True) else 1
+
+
+def results_summary(checks: list[dict]) -> str:
+    """'9 of 11 required checks passed' (plus optional ones when some failed)."""
+    passed, required = required_passed(checks)
+    text = tr("%1 of %2 required checks passed").replace("%1", str(passed)).replace(
+        "%2", str(required))
+    optional_failed = sum(1 for c in checks if not c.get("required", True)
+                          and not c.get("passed"))
+    if optional_failed:
+        text += " · " + tr("%1 optional check(s) failed").replace("%1", str(optional_failed))
+    return text
+
+
+class CheckResultsView(QWidget):
+    """The last check run of one question: a summary line and one row per check."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("check_results")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)
+        self.summary = QLabel(tr("No check run yet: Check runs your code, then the "
+                                 "question's checks."))
+        self.summary.setObjectName("check_summary")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.summary)
+        self.table = QTreeWidget()
+        self.table.setObjectName("check_rows")
+        self.table.setColumnCount(4)
+        self.table.setHeaderLabels(["", tr("Check"), tr("Result"), tr("Time")])
+        self.table.setWordWrap(True)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        for column in (0, 1, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        self.checks: list[dict] = []
+
+    def clear(self) -> None:
+        self.checks = []
+        self.table.clear()
+        self.summary.setText(tr("No check run yet: Check runs your code, then the "
+                                "question's checks."))
+
+    def show_running(self) -> None:
+        self.table.clear()
+        self.summary.setText(tr("Checking: running your code in the console, then the "
+                                "checks…"))
+
+    def show_error(self, message: str) -> None:
+        self.checks = []
+        self.table.clear()
+        self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(message)))
+
+    def show_results(self, checks: list[dict]) -> None:
+        """One row per check, failures first; a shared exception is said once."""
+        self.checks = list(checks)
+        self.table.clear()
+        shared = failure_summary(checks)
+        text = results_summary(checks)
+        if shared is not None:
+            text += "<br/><b>" + tr("All %1 failed checks stopped at the same error: %2")\
+                .replace("%1", str(shared.count)).replace("%2", html.escape(shared.message)) \
+                + "</b>"
+            if shared.starter_placeholder:
+                text += "<br/>" + tr("That is the starter's placeholder: replace every "
+                                     "<code>raise NotImplementedError</code> with your code, "
+                                     "then check again.")
+        self.summary.setText(text)
+        # Failures first (required, then optional), each group in run order: what needs
+        # fixing is in view without scrolling the results.
+        for check in sorted(checks, key=failure_rank):
+            self._add_row(check, with_traceback=shared is None)
+        if shared is not None and shared.traceback:
+            item = QTreeWidgetItem(self.table)
+            item.setText(1, tr("traceback (the same for each)"))
+            item.setText(2, shared.traceback.strip().splitlines()[-1])
+            child = QTreeWidgetItem(item)
+            child.setText(2, shared.traceback.strip())
+
+    def _add_row(self, check: dict, *, with_traceback: bool) -> None:
+        item = QTreeWidgetItem(self.table)
+        message = str(check.get("message") or "")
+        item.setText(0, mark_of(check))
+        item.setText(1, str(check.get("name", "")))
+        item.setText(2, message.splitlines()[0] if message else "")
+        item.setText(3, f"{float(check.get('seconds', 0) or 0):.2f} s")
+        item.setToolTip(2, message)
+        if check.get("description"):
+            item.setToolTip(1, str(check["description"]))
+        item.setData(0, Qt.ItemDataRole.UserRole, check)
+        details = dict(check.get("details") or {})
+        if not with_traceback:
+            details.pop("traceback", None)
+        for key in sorted(details, key=lambda k: (DETAIL_ORDER.index(k)
+                                                  if k in DETAIL_ORDER else 99, k)):
+            child = QTreeWidgetItem(item)
+            child.setText(1, key)
+            child.setText(2, format_detail(details[key]))
+            child.setToolTip(2, format_detail(details[key]))
+        if not check.get("passed") and details and with_traceback:
+            item.setExpanded(True)
+
+    def rows(self) -> list[dict]:
+        """The check dicts shown, top to bottom (tests)."""
+        out = []
+        for i in range(self.table.topLevelItemCount()):
+            data = self.table.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)
+            if data is not None:
+                out.append(data)
+        return out
+
+    def text_shown(self) -> str:
+        """Everything the view shows, as text (tests)."""
+        lines = [self.summary.text()]
+
+        def walk(item: QTreeWidgetItem) -> None:
+            lines.append(" | ".join(item.text(c) for c in range(4)))
+            for k in range(item.childCount()):
+                walk(item.child(k))
+        for i in range(self.table.topLevelItemCount()):
+            walk(self.table.topLevelItem(i))
+        return "\n".join(lines)

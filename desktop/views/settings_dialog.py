@@ -1,0 +1,96 @@
+"""File → Settings…: the UI language and the script questions are shown in; and the one-time
+language offer of a first launch on a system that is not Chinese.
+
+The UI language applies when examdesk starts again (every screen is built translated; a
+restart is honest where a half-retranslated window would not be). The question script
+applies to every question screen opened from then on. The theme is not here yet: it comes
+with the theme module (the coordinator's).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
+                               QMessageBox, QVBoxLayout, QWidget)
+
+from ..config import CHINESE, ENGLISH, Keys, ui_language
+from .question_script import SIMPLIFIED, TRADITIONAL, set_question_script
+from .translation import tr
+
+# Shown in their own language: a learner who cannot read the current UI still finds theirs.
+LANGUAGES = ((ENGLISH, "English"), (CHINESE, "简体中文"))
+
+
+def offer_language(settings: QSettings, parent: QWidget) -> QMessageBox:
+    """Once, after the first window of a first launch: English or 简体中文 (non-blocking)."""
+    box = QMessageBox(QMessageBox.Icon.Question, "examdesk",
+                      "examdesk speaks English and 简体中文. Which language do you want?\n"
+                      "examdesk 支持英文和简体中文界面，请选择界面语言。\n\n"
+                      "(File → Settings changes it later · 以后可在“文件 → 设置”中更改)",
+                      QMessageBox.StandardButton.NoButton, parent)
+    box.setObjectName("language_offer")
+    english = box.addButton("English", QMessageBox.ButtonRole.AcceptRole)
+    chinese = box.addButton("简体中文（重新启动后生效）", QMessageBox.ButtonRole.AcceptRole)
+    english.setObjectName("choose_en")
+    chinese.setObjectName("choose_zh_CN")
+    settings.setValue(Keys.UI_LANGUAGE, ENGLISH)  # offered once, whatever happens next
+
+    def chosen(button) -> None:
+        settings.setValue(Keys.UI_LANGUAGE, CHINESE if button is chinese else ENGLISH)
+        settings.sync()
+    box.buttonClicked.connect(chosen)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.setWindowModality(Qt.WindowModality.NonModal)
+    box.show()
+    return box
+
+
+class SettingsDialog(QDialog):
+    """UI language (on restart) and question script (from the next question screen)."""
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settings_dialog")
+        self.setWindowTitle(tr("Settings"))
+        self.settings = settings
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.language = QComboBox()
+        self.language.setObjectName("ui_language")
+        for key, name in LANGUAGES:
+            self.language.addItem(name, key)
+        current = ui_language(settings) or ENGLISH
+        self.language.setCurrentIndex(max(0, self.language.findData(current)))
+        form.addRow(tr("Interface language"), self.language)
+        form.addRow("", _note(tr("Takes effect when examdesk starts again.")))
+        self.script = QComboBox()
+        self.script.setObjectName("question_script")
+        self.script.addItem(tr("Simplified Chinese (as the papers are written)"), SIMPLIFIED)
+        self.script.addItem(tr("Traditional Chinese (Taiwan characters, OpenCC s2tw)"),
+                            TRADITIONAL)
+        script = str(settings.value(Keys.QUESTION_SCRIPT, SIMPLIFIED) or SIMPLIFIED)
+        self.script.setCurrentIndex(max(0, self.script.findData(script)))
+        form.addRow(tr("Questions shown in"), self.script)
+        form.addRow("", _note(tr("Display only: answers typed in either script are graded "
+                                 "alike. Applies to the questions you open from now on.")))
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def accept(self) -> None:
+        self.settings.setValue(Keys.UI_LANGUAGE, self.language.currentData())
+        self.settings.setValue(Keys.QUESTION_SCRIPT, self.script.currentData())
+        self.settings.sync()
+        set_question_script(self.script.currentData())
+        super().accept()
+
+
+def _note(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    # theme: secondary text takes the palette's placeholder colour
+    label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    return label
