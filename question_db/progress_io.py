@@ -153,7 +153,8 @@ def _merge_session(store: ProgressStore, s: dict, where: str, result: ImportResu
     values = {c: s.get(c) for c in SESSION_COLS}
     for c in ("paper_id", "mode", "state", "started_at"):
         _need(values, c, where)
-    values["open_book"] = int(bool(s.get("open_book")))  # absent before schema 3: closed
+    values["open_book"] = int(bool(s.get("open_book")))  # absent in older files: closed book
+    values["include_drafts"] = int(bool(s.get("include_drafts")))  # absent: not scored
     result.count("sessions", True)
     session_id = rows.insert_session(store, values)
     if s.get("position"):

@@ -19,7 +19,7 @@ SESSION_COLS = ("uid", "paper_id", "mode", "state", "started_at", "deadline", "f
                 "score", "max_score")
 ANSWER_COLS = ("uid", "question_id", "response", "grade", "seconds", "created_at")
 # Exported as JSON only (CSV keeps its columns): whether an exam was open book.
-SESSION_JSON_COLS = SESSION_COLS + ("open_book",)
+SESSION_JSON_COLS = SESSION_COLS + ("open_book", "include_drafts")
 
 
 def export_tables(store: ProgressStore) -> dict[str, list[dict]]:
@@ -87,8 +87,7 @@ def session_id_by_uid(store: ProgressStore, uid: str) -> int | None:
 
 def insert_session(store: ProgressStore, values: dict[str, Any]) -> int:
     cols = [c for c in SESSION_COLS if c in values]
-    if values.get("open_book") is not None:
-        cols.append("open_book")
+    cols += [c for c in ("open_book", "include_drafts") if values.get(c) is not None]
     cursor = store.execute(
         f"INSERT INTO sessions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
         [values[c] for c in cols])
