@@ -221,7 +221,7 @@ def test_schema_refuses_a_version_2_export_without_notes(history):
         jsonschema.Draft202012Validator(schema(PROGRESS_EXPORT)).validate(data)
 
 
-def test_v2_file_migrates_to_v3_and_keeps_its_history(tmp_path, monkeypatch):
+def test_v2_file_migrates_to_the_current_schema_and_keeps_its_history(tmp_path, monkeypatch):
     """A file written by schema 2 (before the study modes): its reviews become answer
     reviews, its sessions have no position or run, and every study feature works on it."""
     path = tmp_path / "old.sqlite3"
@@ -235,7 +235,7 @@ def test_v2_file_migrates_to_v3_and_keeps_its_history(tmp_path, monkeypatch):
     old.close()
     monkeypatch.undo()
     new = ProgressStore(path)
-    assert db_rows(path, "PRAGMA user_version") == [(3,)]
+    assert db_rows(path, "PRAGMA user_version") == [(store_module.SCHEMA_VERSION,)]
     assert db_rows(path, "SELECT kind, was_new, review_session_id FROM reviews") == \
         [("answer", 0, None)]
     session = new.session(sid)
