@@ -38,6 +38,7 @@ from question_db.store_worker import StoreWorker, progress_worker
 from .config import Keys, Options, first_launch_language, name_application, parse_args, \
     ui_language
 from .crash_reporting import install_crash_reporting
+from .theme import THEME_CHOICES, apply_theme_choice, remember_platform_style
 from .db import DbOps
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
@@ -300,6 +301,10 @@ def prepare_application(qt_args: list[str], options: Options) -> QApplication:
     app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
     install_translations(app, ui_language(QSettings(), options.lang))  # as chosen in Settings
     apply_ui_font(app)
+    remember_platform_style(app)
+    choice = options.theme or str(QSettings().value(Keys.THEME, "system") or "system")
+    if choice != "system":  # the platform's own look costs nothing to keep
+        apply_theme_choice(app, choice if choice in THEME_CHOICES else "system")
     return app
 
 

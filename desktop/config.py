@@ -32,7 +32,8 @@ class Keys:
     CONSOLE_OPEN = "console/open"  # + "/<kind>": open (or a thin bar) on code/verify/other
     CONSOLE_HEIGHT = "console/height"  # + "/<kind>": the height the learner chose
     UI_LANGUAGE = "ui/language"  # "en" or "zh_CN"; unset until chosen (first launch)
-    QUESTION_SCRIPT = "ui/question_script"  # "hans" (as written) or "hant" (OpenCC s2twp)
+    QUESTION_SCRIPT = "ui/question_script"  # "hans" (as written) or "hant" (OpenCC s2tw)
+    THEME = "ui/theme"  # "system", "light" or "dark" (desktop/theme.py)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Options:
     lang: str | None = None
     no_kernel: bool = False
     bench_ready: bool = False
+    theme: str | None = None  # "system", "light", "dark"; None: as chosen in Settings
 
 
 def parse_args(argv: list[str]) -> tuple[Options, list[str]]:
@@ -51,12 +53,15 @@ def parse_args(argv: list[str]) -> tuple[Options, list[str]]:
     parser.add_argument("--data-dir", help="where progress and extra papers live (default: "
                                            "$EXAMDESK_DATA_DIR or the platform's data dir)")
     parser.add_argument("--lang", help="UI language, e.g. zh_CN or en (default: the system's)")
+    parser.add_argument("--theme", choices=("system", "light", "dark"),
+                        help="colours for this launch (default: as chosen in Settings)")
     parser.add_argument("--no-kernel", action="store_true",
                         help="do not start the Python console (code checks unavailable)")
     parser.add_argument("--bench-ready", action="store_true", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     return Options(data_dir=Path(args.data_dir) if args.data_dir else None, lang=args.lang,
-                   no_kernel=args.no_kernel, bench_ready=args.bench_ready), rest
+                   no_kernel=args.no_kernel, bench_ready=args.bench_ready,
+                   theme=args.theme), rest
 
 
 def name_application() -> None:

@@ -22,6 +22,7 @@ from question_db.model import Bank, Paper
 
 from .config import Keys
 from .db import DbOps
+from .theme import theme
 from .views.library import LibraryView
 from .views.screen import Screen
 from .views.storage_notice import StorageWarning
@@ -80,10 +81,10 @@ class MainWindow(QMainWindow):
         self.bank = Bank()
         self.bank_shown = False  # set_bank() ran: the library lists the papers
         self.console_available = False
-        self.dark = QApplication.palette().window().color().lightness() < 128
         self.db.sig_error.connect(self.show_error)
         self.db.sig_callback_error.connect(self.show_bug)
         self.db.sig_changed.connect(self.apply_changes)
+        theme().sig_changed.connect(self.apply_theme)
         self.storage_warning = StorageWarning(self)  # a full disk: say so, keep the answers
         self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
@@ -272,6 +273,13 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
+    def apply_theme(self) -> None:
+        """The palette changed: the library and the screen on top re-render in it."""
+        if self.bank_shown:
+            self.library.set_bank(self.bank, last_paper=self.settings.value(Keys.LAST_PAPER))
+        if self.screen_view is not None:
+            self.screen_view.apply_theme()
+
     def apply_changes(self, changes: Changes) -> None:
         """What an action changed: every screen refreshes what it shows of it."""
         self.library.apply_changes(changes)
@@ -329,7 +337,7 @@ class MainWindow(QMainWindow):
                     on_done=lambda state: self._practice_ready(paper, state))
 
     def _practice_ready(self, paper: Paper, state: OpenSession):
-        view = screens().PracticeView(paper, self.db, state.session.id, dark=self.dark)
+        view = screens().PracticeView(paper, self.db, state.session.id)
         view.restore(state)
         self._show_screen(view)
         return view
@@ -376,7 +384,7 @@ class MainWindow(QMainWindow):
                                                                   check_pending=True))
             return
         view = screens().ExamView(paper, self.db, session.id, session.deadline,
-                                  open_book=session.open_book, dark=self.dark)
+                                  open_book=session.open_book)
         view.restore(state)
         view.sig_finished.connect(lambda report: self._report_ready(paper, report,
                                                                     check_pending=True))
@@ -386,7 +394,7 @@ class MainWindow(QMainWindow):
     def open_wrong_book(self):
         from .views.wrong_book import WrongBookView  # deferred: not needed at start-up
 
-        view = WrongBookView(self.bank, self.db, dark=self.dark)
+        view = WrongBookView(self.bank, self.db)
         view.sig_practise.connect(
             lambda ids: self.open_run(ids, self.tr("Wrong-answer book")))
         self._show_screen(view)
@@ -415,14 +423,14 @@ class MainWindow(QMainWindow):
             return None
         first = run.questions[0].paper_id
         view = screens().PracticeView(run.papers[first], self.db, run.sessions[first], run=run,
-                                      title=title, dark=self.dark)
+                                      title=title)
         self._show_screen(view)
         return view
 
     def open_dashboard(self):
         from .views.dashboard import DashboardView  # deferred: numpy, pyqtgraph on first use
 
-        view = DashboardView(self.bank, self.db, dark=self.dark)
+        view = DashboardView(self.bank, self.db)
         self._show_screen(view)
         return view
 
@@ -434,7 +442,7 @@ class MainWindow(QMainWindow):
                       check_pending: bool = False) -> None:
         """``check_pending``: an exam just submitted: its code answers are checked now (in
         a closed-book exam, the first time they are), the results go into the report."""
-        self._show_screen(screens().ReportView(paper, report, self.db, dark=self.dark,
+        self._show_screen(screens().ReportView(paper, report, self.db,
                                                check_pending=check_pending))
 
     # --- importing papers ---------------------------------------------------------------

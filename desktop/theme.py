@@ -18,7 +18,8 @@ from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-__all__ = ["Role", "Theme", "theme", "apply_theme_choice", "THEME_CHOICES", "contrast"]
+__all__ = ["Role", "Theme", "theme", "css", "apply_theme_choice", "THEME_CHOICES", "contrast",
+           "series_colors"]
 
 THEME_CHOICES = ("system", "light", "dark")
 AA_CONTRAST = 4.5
@@ -143,9 +144,23 @@ def theme() -> Theme:
     return _THEME
 
 
+def css(role: Role) -> str:
+    """``theme().css(role)``: the role's colour as ``#rrggbb`` for HTML and style sheets."""
+    return theme().css(role)
+
+
+def series_colors(n: int) -> list[str]:
+    """``n`` distinguishable chart colours, each readable on the current base."""
+    t = theme()
+    base = QGuiApplication.palette().color(QPalette.ColorRole.Base)
+    hues = [(212 + i * 360 // max(n, 1) + (i % 2) * 17) % 360 for i in range(n)]
+    return [_readable(h, 190, base, t.dark).name() for h in hues]
+
+
 def _dark_palette() -> QPalette:
     p = QPalette()
-    window, base, text = QColor(0x2b, 0x2d, 0x31), QColor(0x1e, 0x1f, 0x22), QColor(0xe6, 0xe6, 0xe6)
+    window, base = QColor(0x2b, 0x2d, 0x31), QColor(0x1e, 0x1f, 0x22)
+    text = QColor(0xe6, 0xe6, 0xe6)
     roles = {
         QPalette.ColorRole.Window: window, QPalette.ColorRole.WindowText: text,
         QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: window,

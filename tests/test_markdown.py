@@ -69,9 +69,23 @@ def test_fence_of_an_unknown_language_is_shown_plain():
     assert "x &lt;y&gt; z" in html and "<span" not in html
 
 
-def test_dark_code_uses_the_dark_palette_colours():
-    light, dark = markdown_to_html("`x`"), markdown_to_html("`x`", dark=True)
-    assert light != dark and "#272822" in dark
+def test_code_follows_the_theme_and_is_rendered_afresh_after_a_palette_change(qapp):
+    """Rendered HTML is cached per text and colours: after Settings ▸ Theme ▸ Dark the same
+    text comes back in the dark theme's code background, not the cached light one."""
+    from desktop.theme import Role, apply_theme_choice, theme
+
+    palette = qapp.palette()
+    try:
+        apply_theme_choice(qapp, "light")
+        light = markdown_to_html("`x`\n\n```python\ndef f(): pass\n```")
+        assert theme().css(Role.CODE_BG) in light
+        apply_theme_choice(qapp, "dark")
+        dark = markdown_to_html("`x`\n\n```python\ndef f(): pass\n```")
+        assert dark != light and theme().css(Role.CODE_BG) in dark
+        assert theme().css(Role.TEXT) in dark  # code text readable on it
+    finally:
+        apply_theme_choice(qapp, "light")
+        qapp.setPalette(palette)
 
 
 def test_single_line_breaks_are_kept(qapp):
@@ -104,9 +118,11 @@ def test_lists_keep_kind_and_start(qapp):
     assert third.textList().itemText(third) == "3."
 
 
-def test_inline_renders_without_a_paragraph():
+def test_inline_renders_without_a_paragraph(qapp):
+    from desktop.theme import Role, css
+
     assert inline("**A** `x<y`") == (
-        '<strong>A</strong> <code style="background-color:#f5f5f5">x&lt;y</code>')
+        f'<strong>A</strong> <code style="background-color:{css(Role.CODE_BG)}">x&lt;y</code>')
 
 
 # --- untrusted text -----------------------------------------------------------------------
@@ -147,10 +163,13 @@ def test_images_are_never_loaded():
     ("这是**“引号”**后面", "“引号”"),  # and this
     ("这是**我想做的事。**所以继续。", "我想做的事。"),
     ("不如人意的**《李茶的姑妈》**已经", "《李茶的姑妈》"),
-    ("中文**`code`**中文", '<code style="background-color:#f5f5f5">code</code>'),
+    ("中文**`code`**中文", '<code style="background-color:CODE_BG">code</code>'),
 ])
-def test_bold_next_to_cjk_punctuation_closes(source, bold):
+def test_bold_next_to_cjk_punctuation_closes(qapp, source, bold):
+    from desktop.theme import Role, css
+
     html = inline(source)
+    bold = bold.replace("CODE_BG", css(Role.CODE_BG))
     assert f"<strong>{bold}</strong>" in html and "**" not in html
 
 
@@ -171,13 +190,15 @@ def test_shipped_bold_around_code_renders(qid, field):
 
 
 # --- formulas -----------------------------------------------------------------------------
-def test_bank_braced_scripts_become_sup_and_sub():
+def test_bank_braced_scripts_become_sup_and_sub(qapp):
+    from desktop.theme import Role, css
+
     html = markdown_to_html(bundled_bank().question("001/26").stem)
     assert "ℝ<sup>n×d</sup>" in html and "^{" not in html
     assert inline("∏_{i=1}^{t}(1 − β_i)") == "∏<sub>i=1</sub><sup>t</sup>(1 − β_i)"
     assert inline("v_{i,f_j}") == "v<sub>i,f_j</sub>"  # nested underscore stays literal
     assert inline("`x_{1}` a_{b}") == (
-        '<code style="background-color:#f5f5f5">x_{1}</code> a<sub>b</sub>')
+        f'<code style="background-color:{css(Role.CODE_BG)}">x_{{1}}</code> a<sub>b</sub>')
 
 
 @pytest.mark.parametrize(("tex", "expected"), [

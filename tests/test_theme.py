@@ -6,6 +6,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
 from desktop.theme import AA_CONTRAST, Role, apply_theme_choice, contrast, theme
+from gui_fixtures import launch, no_leaked_qt_objects  # noqa: F401
 
 pytestmark = pytest.mark.gui
 TEXT_ROLES = (Role.TEXT, Role.MUTED, Role.OK, Role.WARNING, Role.ERROR, Role.INFO, Role.FLAG)
@@ -47,3 +48,44 @@ def test_a_palette_change_recomputes_and_signals(restore_palette, qtbot):
 def test_unknown_choice_is_refused(qapp):
     with pytest.raises(ValueError, match="theme must be one of"):
         apply_theme_choice(qapp, "sepia")
+
+
+def test_switching_to_dark_re_renders_the_open_practice_screen(launch, restore_palette):
+    """Settings ▸ Theme ▸ Dark while a question is answered: the pages are rebuilt in the
+    dark roles, the verdict and the typed answer are still there, the library follows."""
+    from PySide6.QtCore import Qt
+
+    from desktop.config import Keys
+    from desktop.views.practice import PracticeView
+    from desktop.views.settings_dialog import SettingsDialog
+
+    app = launch()
+    apply_theme_choice(restore_palette, "light")
+    app.window.open_practice("000")
+    view = app.wait_screen(PracticeView)
+    app.qtbot.keyClick(view, Qt.Key.Key_A)
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)
+    app.wait_idle()
+    light_ok = theme().css(Role.OK)
+    assert light_ok in view.pages[0].verdict.text()
+    dialog = SettingsDialog(app.settings, app.window)
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    dialog.accept()
+    assert app.settings.value(Keys.THEME) == "dark" and theme().dark
+    page = view.pages[view.current]
+    assert page.question.id == "000/1" and page.feedback.isVisible()  # rebuilt, still revealed
+    assert theme().css(Role.OK) in page.verdict.text() and light_ok not in page.verdict.text()
+    card = app.window.library.cards["000"]
+    assert theme().css(Role.MUTED) in card.findChild(type(page.verdict), "paper_meta").styleSheet()
+
+
+def test_dark_theme_code_editor_uses_a_dark_pygments_style(qtbot, restore_palette):
+    from desktop.views.code_editor import CodeEditor
+
+    apply_theme_choice(restore_palette, "light")
+    editor = CodeEditor()
+    qtbot.addWidget(editor)
+    editor.setPlainText("def f():\n    return 1\n")
+    light = editor.highlighter._style.__name__
+    apply_theme_choice(restore_palette, "dark")
+    assert editor.highlighter._style.__name__ != light

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QHeaderView, QLabel, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from ..theme import Role, theme
+
 COLUMNS = ("result", "check", "reason", "device", "dtype", "time")
-_PASS, _FAIL, _WARN = QColor("#2e7d32"), QColor("#c62828"), QColor("#b58900")
 # Details shown first, in this order; the rest follow alphabetically.
 _DETAIL_ORDER = ("max_abs_err", "max_rel_err", "first_mismatch", "actual_at", "expected_at",
                  "mismatches", "shape", "expected_shape", "dtype", "expected_dtype")
@@ -95,8 +96,10 @@ class CheckPanel(QWidget):
     def add_result(self, result: dict) -> None:
         item = QTreeWidgetItem(self.table)
         passed, required = bool(result.get("passed")), result.get("required", True)
-        mark, colour = ((self.tr("pass"), _PASS) if passed else
-                        (self.tr("FAIL"), _FAIL) if required else (self.tr("warn"), _WARN))
+        mark, role = ((self.tr("pass"), Role.OK) if passed else
+                      (self.tr("FAIL"), Role.ERROR) if required else
+                      (self.tr("warn"), Role.WARNING))
+        colour = theme().color(role)
         details = dict(result.get("details") or {})
         values = (mark, result.get("name", ""), result.get("message", "").splitlines()[0]
                   if result.get("message") else "", result.get("device", ""),

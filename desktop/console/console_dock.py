@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMessageBox, QP
 
 from question_db.kernels import APP_KERNEL
 
+from ..theme import Role, css, theme
 from . import kernel_session as ks
 from .kernel_chooser import KernelChooser
 from .kernel_session import KernelSession
@@ -31,8 +32,8 @@ RunCallback = Callable[[dict], None]
 # memory; the newest lines stay visible (tests/test_faults_kernel.py).
 CONSOLE_MAX_LINES = 10_000
 
-_STATE_COLOURS = {ks.STARTING: "#b58900", ks.IDLE: "#2e7d32", ks.BUSY: "#1565c0",
-                  ks.DEAD: "#c62828", ks.RESTARTING: "#b58900", ks.DISCONNECTED: "#757575"}
+_STATE_ROLES = {ks.STARTING: Role.WARNING, ks.IDLE: Role.OK, ks.BUSY: Role.INFO,
+                ks.DEAD: Role.ERROR, ks.RESTARTING: Role.WARNING, ks.DISCONNECTED: Role.MUTED}
 
 
 def state_label(state: str) -> str:
@@ -170,7 +171,7 @@ class ConsoleDock(QDockWidget):
         self.message_label = QLabel(self.message)
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.message_label.setStyleSheet("color: #c62828;")
+        self.message_label.setStyleSheet(f"color: {css(Role.ERROR)};")
         self.message_restart = QPushButton(self.tr("Restart kernel"), self.message)
         self.message_restart.clicked.connect(self.session.restart)
         row.addWidget(self.message_label, 1)
@@ -203,6 +204,8 @@ class ConsoleDock(QDockWidget):
         if self.console is None:
             self.console = console_widget_class()(parent=self.widget(),
                                                   buffer_size=CONSOLE_MAX_LINES)
+            self._style_console()
+            theme().sig_changed.connect(self._style_console)
             self.console.executing.connect(self._on_executing)
             self.console.executed.connect(self._on_executed)
             self.console.sig_prompt_shown.connect(self._flush)
@@ -213,6 +216,11 @@ class ConsoleDock(QDockWidget):
         if choice.key != self.session.choice.key:
             self.session.switch(choice, start=False)
         self.session.start()  # no-op when it is already starting
+
+    def _style_console(self) -> None:
+        """qtconsole's own dark or light style, as the theme is (its default is light)."""
+        if self.console is not None:
+            self.console.set_default_style("linux" if theme().dark else "lightbg")
 
     def start_after_imports(self, then: Callable[[], None] | None = None) -> None:
         """``start()`` after importing qtconsole in two event-loop turns (~0.3 s and ~0.2 s),
@@ -299,7 +307,7 @@ class ConsoleDock(QDockWidget):
 
     # --- session events --------------------------------------------------------------
     def _on_state(self, state: str) -> None:
-        colour = _STATE_COLOURS[state]
+        colour = css(_STATE_ROLES[state])
         self.state_indicator.setText(f"<span style='color:{colour}'>●</span> "
                                      f"{state_label(state)}")
         self.state_indicator.setToolTip(self.tr("Kernel: {0}").format(state_label(state)))

@@ -7,12 +7,23 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from question_db.model import Paper
 
+from ..theme import Role, css
+
 COLUMNS = 5
-STYLES = {
-    "unanswered": "background: palette(base); color: palette(text); border: 1px solid #999;",
-    "answered": "background: #1565c0; color: white; border: 1px solid #0d47a1;",
-}
-FLAG_STYLE = " border: 2px solid #e67e22;"
+def _styles() -> dict[str, str]:
+    """The button styles in the theme's colours (read when a button is restyled)."""
+    return {
+        "unanswered": "background: palette(base); color: palette(text); "
+                      "border: 1px solid palette(mid);",
+        "answered": f"background: {css(Role.INFO)}; color: palette(base); "
+                    f"border: 1px solid {css(Role.INFO)};",
+    }
+
+
+def _flag_style() -> str:
+    return f" border: 2px solid {css(Role.FLAG)};"
+
+
 CURRENT_STYLE = " font-weight: bold; text-decoration: underline;"
 # theme: a void question's number is struck through, in the palette's mid tone
 VOID_STYLE = " text-decoration: line-through; color: palette(mid);"
@@ -69,7 +80,7 @@ class AnswerSheet(QWidget):
             text += "   " + self.tr("struck through: void (not scored)")
         legend = QLabel(text)
         legend.setWordWrap(True)
-        legend.setStyleSheet("color: #777")
+        legend.setStyleSheet(f"color: {css(Role.MUTED)}")
         layout.addWidget(legend)
         layout.addStretch(1)
         for i in range(len(self.buttons)):
@@ -97,9 +108,9 @@ class AnswerSheet(QWidget):
     def _restyle(self, index: int) -> None:
         if not 0 <= index < len(self.buttons):
             return
-        style = STYLES["answered" if index in self.answered else "unanswered"]
+        style = _styles()["answered" if index in self.answered else "unanswered"]
         if index in self.flagged:
-            style += FLAG_STYLE
+            style += _flag_style()
         if index in self.void:
             style += VOID_STYLE
         if index == self.current:

@@ -36,6 +36,7 @@ from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceRe
 
 from .check_results import CheckResultsView
 from .code_editor import CodeEditor
+from ..theme import Role, css
 from .markdown_html import inline
 from .points import format_points
 from .question_script import shown
@@ -169,7 +170,7 @@ class ChoiceAnswer(AnswerWidget):
             self.marks[letter].setText(f"<b>{symbol}</b>" if symbol else "")
             self.marks[letter].setToolTip(tip)
             label.setToolTip(tip)
-            color = "#1b7f3b" if letter in key else ("#c62828" if picked else "")
+            color = css(Role.OK) if letter in key else (css(Role.ERROR) if picked else "")
             label.setText(f"<span style='color:{color}'>{inline(self.options[letter])}</span>"
                           if color else inline(self.options[letter]))
 

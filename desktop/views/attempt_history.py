@@ -44,14 +44,13 @@ class AttemptHistoryDialog(QDialog):
     """Put this code into the editor: (code)."""
 
     def __init__(self, attempts: list[CheckAttempt], current_code: str, *,
-                 can_restore: bool, dark: bool = False, parent: QWidget | None = None) -> None:
+                 can_restore: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attempt_history")
         self.setWindowTitle(tr("Check attempts"))
         self.resize(900, 600)
         self.attempts = attempts
         self.current_code = current_code
-        self.dark = dark
         layout = QVBoxLayout(self)
         if not attempts:
             layout.addWidget(QLabel(tr("No check attempts yet: each Check keeps your code and "
@@ -113,10 +112,10 @@ class AttemptHistoryDialog(QDialog):
         if self.show_diff.isChecked():
             diff = code_diff(attempt.code, self.current_code, old_name=tr("attempt"),
                              new_name=tr("editor"))
-            self.view.setHtml(highlight_code(diff, "diff", dark=self.dark) if diff else
+            self.view.setHtml(highlight_code(diff, "diff") if diff else
                               "<i>" + tr("The editor holds exactly this code.") + "</i>")
         else:
-            self.view.setHtml(highlight_code(attempt.code, "python", dark=self.dark))
+            self.view.setHtml(highlight_code(attempt.code, "python"))
 
     def _restore(self) -> None:
         attempt = self.selected()

@@ -22,14 +22,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-GOOD, FAIR, POOR = "#2e7d32", "#ef8f00", "#c62828"
-LINE_COLORS = ("#1565c0", "#c2185b", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f")
-BAR = "#1e88e5"
+from ..theme import Role, css, series_colors
+
+def poor_color() -> str:
+    """Below the pass mark (and the exam-date line): the theme's error colour."""
+    return css(Role.ERROR)
 
 
 def rate_color(rate: float) -> str:
     """Green from 80 %, amber from 60 %, red below: the pass mark the review uses."""
-    return GOOD if rate >= 0.8 else FAIR if rate >= 0.6 else POOR
+    return css(Role.OK) if rate >= 0.8 else css(Role.WARNING) if rate >= 0.6 else poor_color()
 
 
 def _text_color() -> QColor:
@@ -126,7 +128,7 @@ class ChartPanel(QFrame):
         self.plot.getAxis("bottom").setTicks([[(v, f"{v}%") for v in range(0, 101, 20)]])
 
     def vertical_bars(self, ticks: list[str], values: list[float], *, fmt: str = "{:g}",
-                      color: str = BAR, tick_every: int = 1) -> None:
+                      color: str | None = None, tick_every: int = 1) -> None:
         self.plot.clear()
         xs = list(range(len(values)))
         self.bars["values"] = list(values)
@@ -134,7 +136,8 @@ class ChartPanel(QFrame):
             self.empty()
             return
         self.plot.addItem(pg.BarGraphItem(x=xs, height=values, width=0.7,
-                                          brush=pg.mkBrush(color), pen=pg.mkPen(None)))
+                                          brush=pg.mkBrush(color or css(Role.INFO)),
+                                          pen=pg.mkPen(None)))
         self.plot.getAxis("left").setTicks(None)
         top = max(values, default=0) or 1
         for x, value in zip(xs, values):
@@ -155,7 +158,7 @@ class ChartPanel(QFrame):
         legend = self.plot.addLegend(offset=(-10, 10), labelTextColor=_text_color())
         legend.setBrush(pg.mkBrush(QApplication.palette().color(QPalette.ColorRole.Base)))
         longest = 1
-        for (name, values), color in zip(series.items(), LINE_COLORS * 10):
+        for (name, values), color in zip(series.items(), series_colors(len(series))):
             xs = list(range(1, len(values) + 1))
             longest = max(longest, len(values))
             self.plot.plot(xs, values, pen=pg.mkPen(color, width=2), symbol="o",

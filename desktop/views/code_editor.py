@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 
-from .markdown_html import markdown_colours
+from ..theme import theme
 
 INDENT = "    "
 MONOSPACE_FAMILIES = ["JetBrains Mono", "Cascadia Mono", "Consolas", "Menlo", "DejaVu Sans Mono",
@@ -32,14 +32,22 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     string), the state changes and Qt keeps rehighlighting until the spans agree again.
     """
 
-    def __init__(self, document: QTextDocument, *, dark: bool = False) -> None:
+    def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
         self._lexer = PythonLexer(stripnl=False, ensurenl=False)
-        self._style = get_style_by_name(markdown_colours(dark).pygments_style)
+        self._style = get_style_by_name(theme().pygments_style)
         self._formats: dict = {}
+        theme().sig_changed.connect(self._restyle)
         self._text: str | None = None
         self._spans: list[list[tuple[int, int, QTextCharFormat]]] = []
         self._keys: list[int] = []
+
+    def _restyle(self) -> None:
+        """The palette changed (light/dark): the token colours follow."""
+        self._style = get_style_by_name(theme().pygments_style)
+        self._formats.clear()
+        self._text = None  # re-lex: the cached spans hold the old formats
+        self.rehighlight()
 
     def _format(self, token_type) -> QTextCharFormat | None:
         if token_type not in self._formats:
@@ -99,7 +107,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
 class CodeEditor(QPlainTextEdit):
     """Tab inserts 4 spaces, Shift+Tab dedents, Enter keeps (and after ':' adds) indent."""
 
-    def __init__(self, parent: QWidget | None = None, *, dark: bool = False) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         font = QFont()  # only the family is set, so the size still follows the zoom
         font.setFamilies(MONOSPACE_FAMILIES + [QFontDatabase.systemFont(
@@ -110,7 +118,7 @@ class CodeEditor(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setTabChangesFocus(False)
         self._update_tab_stop()
-        self.highlighter = PygmentsHighlighter(self.document(), dark=dark)
+        self.highlighter = PygmentsHighlighter(self.document())
 
     def _update_tab_stop(self) -> None:
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))

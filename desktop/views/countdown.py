@@ -11,6 +11,8 @@ from typing import Callable
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from ..theme import Role, css
+
 WARN_AT_MINUTES = (30, 15, 5)
 
 
@@ -62,7 +64,8 @@ class Countdown(QLabel):
     def tick(self) -> None:
         left = self.remaining()
         self.setText(format_remaining(left))
-        color = "#c62828" if left <= 5 * 60 else ("#b26a00" if left <= 15 * 60 else "")
+        color = (css(Role.ERROR) if left <= 5 * 60 else
+                 css(Role.WARNING) if left <= 15 * 60 else "")
         self.setStyleSheet("font-size: 20pt; font-weight: bold; font-family: monospace;"
                            + (f" color: {color};" if color else ""))
         while self._pending_warnings and left <= self._pending_warnings[0] * 60:

@@ -55,13 +55,11 @@ def _minutes(seconds: float) -> str:
 class DashboardView(Screen):
     """Charts over the whole progress history."""
 
-    def __init__(self, bank: Bank, db: DbOps, *, dark: bool = False,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, bank: Bank, db: DbOps, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("dashboard_view")
         self.bank = bank
         self.db = db
-        self.dark = dark
         self.data: DashboardData | None = None
         self.panels: dict = {}  # name -> charts.ChartPanel, once built
         self.paper_choice: QComboBox | None = None  # the paper of the time chart
@@ -105,6 +103,9 @@ class DashboardView(Screen):
 
     def reload(self) -> None:
         self.db.run(actions.dashboard, bank=self.bank, on_done=self.show_data)
+
+    def apply_theme(self) -> None:
+        self.reload()
 
     def apply_changes(self, changes: Changes) -> None:
         if changes.everything:
@@ -212,7 +213,7 @@ class DashboardView(Screen):
             before = sum(n for d, n in data.forecast if d < data.exam_date)
             if 0 <= offset < len(data.forecast):
                 line = charts.pg.InfiniteLine(pos=offset - 0.5, angle=90,
-                                              pen=charts.pg.mkPen(charts.POOR, width=2,
+                                              pen=charts.pg.mkPen(charts.poor_color(), width=2,
                                                                   style=Qt.PenStyle.DashLine))
                 panel.plot.addItem(line)
                 self._exam_items.append(line)
@@ -220,7 +221,7 @@ class DashboardView(Screen):
                     .replace("%1", str(offset)).replace("%2", str(before))
                     if offset >= 0 else self.tr("The exam date has passed"))
         panel.title.setText("<b>" + html.escape(self.tr("Reviews due, next 14 days"))
-                            + "</b>" + (f" · <span style='color:{charts.POOR}'>"
+                            + "</b>" + (f" · <span style='color:{charts.poor_color()}'>"
                                         f"{html.escape(note)}</span>" if note else ""))
         self.exam_note = note
 

@@ -37,6 +37,7 @@ from ..db import DbOps
 from .answer_sheet import AnswerSheet
 from .countdown import Countdown, format_remaining
 from .paper_session import PaperSessionView
+from ..theme import Role, css
 from .points import format_points
 
 __all__ = ["ExamView", "StartExamDialog"]
@@ -87,7 +88,7 @@ class StartExamDialog(QDialog):
         if paper.duration_note:
             note = QLabel(paper.duration_note)
             note.setWordWrap(True)
-            note.setStyleSheet("color: #666")
+            note.setStyleSheet(f"color: {css(Role.MUTED)}")
             layout.addWidget(note)
         mode_box = QGroupBox(self.tr("Exam mode"))
         mode_layout = QVBoxLayout(mode_box)
@@ -128,11 +129,11 @@ class ExamView(PaperSessionView):
     """The exam was submitted (by the learner or the clock): (ExamReport)."""
 
     def __init__(self, paper: Paper, db: DbOps, session_id: int, deadline: float, *,
-                 open_book: bool = False, dark: bool = False,
+                 open_book: bool = False,
                  parent: QWidget | None = None) -> None:
         # Before the pages are built: a closed-book exam hides Run / Check on every one.
         self.open_book = open_book
-        super().__init__(paper, db, session_id, dark=dark, parent=parent)
+        super().__init__(paper, db, session_id, parent=parent)
         self.setObjectName("exam_view")
         self.deadline = deadline
         self.submitting = False
@@ -143,8 +144,9 @@ class ExamView(PaperSessionView):
         self.warning = QLabel()
         self.warning.setObjectName("time_warning")
         self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("background: #fff3cd; color: #7a4f00; padding: 6px; "
-                                   "border: 1px solid #e0b84c; border-radius: 4px;")
+        self.warning.setStyleSheet(f"background: {css(Role.WARNING_BG)}; color: palette(text); "
+                                   f"padding: 6px; border: 1px solid {css(Role.WARNING_BORDER)}; "
+                                   "border-radius: 4px;")
         self.warning.hide()
         self.sheet = AnswerSheet(paper)
         self.sheet.sig_jump.connect(self.go_to)

@@ -54,10 +54,18 @@ from question_db.model import Problem
 
 from .code_editor import CodeEditor
 from .question_view import type_label
+from ..theme import Role, css, theme
 
-FLAG_COLOR = QColor("#ffd966")
-FLAG_COLOR_DARK = QColor("#7a5d00")
-SOURCE_MARK = "background-color:#ffd966;color:#000"
+
+
+def _flag_color() -> QColor:
+    """Where a review flag sits: the theme's warning background."""
+    return theme().color(Role.WARNING_BG)
+
+
+def _source_mark() -> str:
+    return f"background-color:{css(Role.WARNING_BG)};color:{css(Role.TEXT)}"
+
 CHOICE = ("single_choice", "multiple_choice")
 SUBJECTIVE = ("short_answer", "system_design", "calculation", "programming")
 
@@ -94,14 +102,13 @@ class ImportReviewView(QWidget):
     """The learner left the review (saved or not)."""
 
     def __init__(self, paper: DraftPaper, papers_dir: Path | str, *,
-                 warnings: list[Problem] | None = None, dark: bool = False,
+                 warnings: list[Problem] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("import_review")
         self.paper = copy.deepcopy(paper)
         self.papers_dir = Path(papers_dir)
         self.warnings = list(warnings or [])
-        self.dark = dark
         self.current: DraftQuestion | None = None
         self._flags_before: dict[int, list] = {}  # flags of verified questions, for undo
         self._replace = False
@@ -216,7 +223,7 @@ class ImportReviewView(QWidget):
         self.answer = self._editor("answer", 110)
         self.answer_label = QLabel(self.tr("Answer"))
         form.addRow(self.answer_label, self.answer)
-        self.code = CodeEditor(dark=self.dark)
+        self.code = CodeEditor()
         self.code.setObjectName("code")
         self.code.setMinimumHeight(180)
         self.code_label = QLabel(self.tr("Code"))
@@ -293,9 +300,9 @@ class ImportReviewView(QWidget):
         for q in self.paper.questions:
             item = QListWidgetItem(self._list_text(q))
             if q.status != "draft":
-                item.setForeground(QColor("#2e7d32"))
+                item.setForeground(theme().color(Role.OK))
             elif q.review:
-                item.setForeground(QColor("#b26a00"))
+                item.setForeground(theme().color(Role.WARNING))
             self.question_list.addItem(item)
         self.question_list.setCurrentRow(max(row, 0) if self.paper.questions else -1)
         self.question_list.blockSignals(False)
@@ -435,7 +442,7 @@ class ImportReviewView(QWidget):
         self.options.setItem(r, 0, QTableWidgetItem(letter))
         item = QTableWidgetItem(text)
         if flagged:  # a review flag sits in this option
-            item.setBackground(FLAG_COLOR_DARK if self.dark else FLAG_COLOR)
+            item.setBackground(_flag_color())
         self.options.setItem(r, 1, item)
 
     def _add_option(self) -> None:
@@ -465,7 +472,7 @@ class ImportReviewView(QWidget):
             if start < last:
                 continue
             out.append(html.escape(text[last:start]))
-            out.append(f"<span style='{SOURCE_MARK}' title='{html.escape(kind)}'>"
+            out.append(f"<span style='{_source_mark()}' title='{html.escape(kind)}'>"
                        f"{html.escape(text[start:end])}</span>")
             last = end
         out.append(html.escape(text[last:]))
@@ -475,7 +482,7 @@ class ImportReviewView(QWidget):
     def _highlight_flags(self, q: DraftQuestion) -> None:
         editors = {"stem": self.stem, "answer": self.answer, "explanation": self.explanation,
                    "code": self.code}
-        color = FLAG_COLOR_DARK if self.dark else FLAG_COLOR
+        color = _flag_color()
         marks: dict[QPlainTextEdit, list] = {e: [] for e in editors.values()}
         for flag in q.review:
             field = flag.field.split(".")[0]

@@ -27,6 +27,7 @@ from question_db.model import Bank, Paper
 
 from ..db import DbOps
 from .countdown import format_remaining
+from ..theme import Role, css
 from .points import format_points
 
 if TYPE_CHECKING:  # the store and the actions are imported by the store thread
@@ -71,15 +72,16 @@ class PaperCard(QFrame):
                       .replace("%4", str(errata)))
         meta.setObjectName("paper_meta")
         meta.setWordWrap(True)
-        meta.setStyleSheet("color: #666")
+        meta.setStyleSheet(f"color: {css(Role.MUTED)}")
         layout.addWidget(meta)
         self.scores = QLabel(self.tr("No exam taken yet"))
         self.scores.setObjectName("scores")
         layout.addWidget(self.scores)
         self.badge = QLabel()
         self.badge.setObjectName("unfinished_badge")
-        self.badge.setStyleSheet("background: #fff3cd; color: #7a4f00; padding: 3px 8px; "
-                                 "border-radius: 4px;")
+        self.badge.setStyleSheet(f"background: {css(Role.WARNING_BG)}; color: palette(text); "
+                                 f"padding: 3px 8px; border: 1px solid "
+                                 f"{css(Role.WARNING_BORDER)}; border-radius: 4px;")
         self.badge.hide()
         layout.addWidget(self.badge)
         buttons = QHBoxLayout()
@@ -216,14 +218,14 @@ class LibraryView(QWidget):
         for paper in bank.papers:
             card = PaperCard(paper, self)
             if paper.id == last_paper:
-                card.setStyleSheet(card.styleSheet().replace("palette(mid)", "#1565c0"))
+                card.setStyleSheet(card.styleSheet().replace("palette(mid)", css(Role.INFO)))
             self.list_layout.insertWidget(self.list_layout.count() - 1, card)
             self.cards[paper.id] = card
         if bank.problems:
             details = "<br/>".join(html.escape(str(p)) for p in bank.problems[:10])
             more = len(bank.problems) - 10
             self.status.setText(
-                "<span style='color:#b26a00'>" + self.tr(
+                f"<span style='color:{css(Role.WARNING)}'>" + self.tr(
                     "%1 problem(s) while loading the question bank; the papers below loaded.")
                 .replace("%1", str(len(bank.problems))) + "</span><br/><small>" + details
                 + (f"<br/>… +{more}" if more > 0 else "") + "</small>")

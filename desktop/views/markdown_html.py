@@ -20,7 +20,8 @@ On top of CommonMark, three documented extensions:
 
 Code is highlighted by Pygments with inline styles (QTextDocument has no stylesheet classes);
 :func:`highlight_code` is the one place that turns code into HTML. Colours live in
-``_COLOURS`` below, so a theme module can replace the ``dark`` flag in one place.
+``markdown_colours()`` below, read from the theme (``desktop/theme.py``) at render time;
+rendered HTML is cached per text *and* colours, so a palette change renders afresh.
 """
 from __future__ import annotations
 
@@ -54,27 +55,32 @@ class MarkdownColours:
     table_border: str
 
 
-_COLOURS = {  # by `dark`
-    False: MarkdownColours("default", code_background="#f5f5f5",
-                           code_foreground="#1f1f1f", table_border="#bbb"),
-    True: MarkdownColours("monokai", code_background="#272822",
-                          code_foreground="#f8f8f2", table_border="#555"),
-}
+def markdown_colours() -> MarkdownColours:
+    """The current theme's colours for rendered Markdown (the light defaults of the theme's
+    roles when no QApplication exists: the renderer also runs in headless tools)."""
+    from ..theme import Role, theme
 
-
-def markdown_colours(dark: bool) -> MarkdownColours:
-    """The colours for a light or dark palette."""
-    return _COLOURS[bool(dark)]
+    try:
+        t = theme()
+    except RuntimeError:  # no QApplication
+        return MarkdownColours("default", code_background="#f5f5f5",
+                               code_foreground="#1f1f1f", table_border="#bbbbbb")
+    return MarkdownColours(t.pygments_style, code_background=t.css(Role.CODE_BG),
+                           code_foreground=t.css(Role.TEXT), table_border=t.css(Role.MUTED))
 
 
 # --- code ---------------------------------------------------------------------------------
-@lru_cache(maxsize=512)
-def highlight_code(code: str, language: str = "python", *, dark: bool = False) -> str:
-    """A code block as inline-styled HTML (cached: Pygments costs ~4 ms per block warm).
+def highlight_code(code: str, language: str = "python") -> str:
+    """A code block as inline-styled HTML in the theme's colours (cached: Pygments costs
+    ~4 ms per block warm).
 
     An empty language is Python (the bank's code); an unknown one is shown unhighlighted.
     """
-    colours = markdown_colours(dark)
+    return _highlight(code, language, markdown_colours())
+
+
+@lru_cache(maxsize=512)
+def _highlight(code: str, language: str, colours: MarkdownColours) -> str:
     try:
         lexer = PythonLexer() if language in ("", "python", "py") else get_lexer_by_name(language)
     except ClassNotFound:
@@ -219,22 +225,22 @@ def _tex_brackets(state: StateInline, silent: bool) -> bool:
 
 
 # --- render rules -------------------------------------------------------------------------
-def _dark(env: Any) -> bool:
-    return bool(env.get("dark")) if isinstance(env, dict) else False
+def _colours(env: Any) -> MarkdownColours:
+    return env["colours"]
 
 
 def _fence(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     language = token.info.strip().split()[0].lower() if token.info.strip() else ""
-    return highlight_code(token.content.rstrip("\n"), language, dark=_dark(env))
+    return _highlight(token.content.rstrip("\n"), language, _colours(env))
 
 
 def _code_block(self, tokens, idx, options, env) -> str:
-    return highlight_code(tokens[idx].content.rstrip("\n"), "text", dark=_dark(env))
+    return _highlight(tokens[idx].content.rstrip("\n"), "text", _colours(env))
 
 
 def _code_inline(self, tokens, idx, options, env) -> str:
-    background = markdown_colours(_dark(env)).code_background
+    background = _colours(env).code_background
     return (f'<code style="background-color:{background}">'
             f"{html.escape(tokens[idx].content, quote=False)}</code>")
 
@@ -252,7 +258,7 @@ def _heading_level(token) -> int:
 
 
 def _table_open(self, tokens, idx, options, env) -> str:
-    border = markdown_colours(_dark(env)).table_border
+    border = _colours(env).table_border
     return (f'<table cellpadding="4" cellspacing="0" border="1" '
             f'style="border-color:{border}; border-collapse:collapse">\n')
 
@@ -299,13 +305,22 @@ _MD = _build_parser()
 
 
 # --- public API ---------------------------------------------------------------------------
-@lru_cache(maxsize=2048)
-def inline(text: str, *, dark: bool = False) -> str:
+def inline(text: str) -> str:
     """One line of Markdown (an option, a rubric item, a label) without a paragraph."""
-    return _MD.renderInline(text, {"dark": dark}).strip()
+    return _inline(text, markdown_colours())
+
+
+def markdown_to_html(text: str) -> str:
+    """Render question Markdown in the theme's colours; cached per text and colours, so
+    each question is rendered once per palette."""
+    return _block(text, markdown_colours())
+
+
+@lru_cache(maxsize=2048)
+def _inline(text: str, colours: MarkdownColours) -> str:
+    return _MD.renderInline(text, {"colours": colours}).strip()
 
 
 @lru_cache(maxsize=1024)
-def markdown_to_html(text: str, *, dark: bool = False) -> str:
-    """Render question Markdown; cached per text, so each question is rendered once."""
-    return _MD.render(text, {"dark": dark}).strip()
+def _block(text: str, colours: MarkdownColours) -> str:
+    return _MD.render(text, {"colours": colours}).strip()

@@ -83,13 +83,12 @@ class PaperSessionView(Screen):
     sig_current_changed = Signal(int)
     """The question on screen changed: (index in the paper)."""
 
-    def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
+    def __init__(self, paper: Paper, db: DbOps, session_id: int, *,
                  run: actions.OpenRun | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.paper = paper
         self.db = db
         self.session_id = session_id
-        self.dark = dark
         self.run = run
         self.questions: tuple[Question, ...] = run.questions if run else paper.questions
         self._position = {q.id: i for i, q in enumerate(self.questions)}
@@ -206,7 +205,7 @@ class PaperSessionView(Screen):
             question = self.questions[index]
             page = QuestionView(question, self.paper_of(question).section_of(question),
                                 index=index,
-                                total=len(self.questions), dark=self.dark)
+                                total=len(self.questions))
             self.pages[index] = page
             self.stack.addWidget(page)
             self._load_page(page)
@@ -259,8 +258,8 @@ class PaperSessionView(Screen):
             answer = self.programming_answer(question.id)
             if self.closed or answer is None:
                 return
-            dialog = AttemptHistoryDialog(attempts, answer.code(), can_restore=not answer.locked,
-                                          dark=self.dark, parent=self.window())
+            dialog = AttemptHistoryDialog(attempts, answer.code(),
+                                          can_restore=not answer.locked, parent=self.window())
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.sig_restore.connect(answer.replace_code)
             self.attempt_dialog = dialog
@@ -463,6 +462,19 @@ class PaperSessionView(Screen):
         if answer is not None:
             answer.show_check_error(message)
             answer.checked_code = None
+
+    def apply_theme(self) -> None:
+        """Rebuild the question pages in the new colours; what they held (responses, flags,
+        time, the question on screen) is kept, and drafts are saved as usual."""
+        self._account_time()
+        for page in self.pages.values():
+            self.responses[page.question.id] = page.answer.response()
+        current, self.current = self.current, -1
+        for page in self.pages.values():
+            self.stack.removeWidget(page)
+            page.deleteLater()
+        self.pages.clear()
+        self.go_to(max(current, 0))
 
     def programming_answer(self, question_id: str) -> ProgrammingAnswer | None:
         for page in self.pages.values():

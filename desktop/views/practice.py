@@ -28,15 +28,16 @@ from .paper_session import PaperSessionView, submit_key_label
 from .points import format_points
 from .question_view import QuestionView
 from .rating_bar import RatingBar
+from ..theme import Role, css
 
 
 class PracticeView(PaperSessionView):
     """Practice on one paper: instant feedback, free navigation."""
 
-    def __init__(self, paper: Paper, db: DbOps, session_id: int, *, dark: bool = False,
+    def __init__(self, paper: Paper, db: DbOps, session_id: int, *,
                  run: actions.OpenRun | None = None, title: str | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(paper, db, session_id, dark=dark, run=run, parent=parent)
+        super().__init__(paper, db, session_id, run=run, parent=parent)
         self.setObjectName("practice_view")
         self.answers: dict[str, AnswerRef] = {}  # stored answer per question id
         self.grades: dict[str, dict] = {}
@@ -160,7 +161,7 @@ class PracticeView(PaperSessionView):
         page = self._page_of(question.id)
         if page is not None:
             page.answer.set_locked(False)
-            page.verdict.setText("<span style='color:#c62828'><b>" + self.tr(
+            page.verdict.setText(f"<span style='color:{css(Role.ERROR)}'><b>" + self.tr(
                 "Not saved: your answer was not stored, so it was not graded. Fix the "
                 "problem and submit again.") + "</b></span>")
         self._dirty.add(question.id)  # the draft is retried with the next save

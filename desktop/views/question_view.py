@@ -23,9 +23,10 @@ from .markdown_html import highlight_code, inline, markdown_to_html
 from .points import format_points
 from .question_script import shown
 from .translation import tr
+from ..theme import Role, css
 
-VERDICT_COLORS = {CORRECT: "#1b7f3b", PARTIAL: "#b26a00", WRONG: "#c62828",
-                  UNANSWERED: "#666666", PENDING: "#1565c0", VOID: "#666666"}
+VERDICT_ROLES = {CORRECT: Role.OK, PARTIAL: Role.WARNING, WRONG: Role.ERROR,
+                 UNANSWERED: Role.MUTED, PENDING: Role.INFO, VOID: Role.MUTED}
 
 
 def type_label(qtype: str) -> str:
@@ -50,7 +51,7 @@ def verdict_label(verdict: str) -> str:
 def verdict_html(grade: dict) -> str:
     """'Correct · 2 / 2 points' in the verdict's colour."""
     verdict = grade.get("verdict", "")
-    color = VERDICT_COLORS.get(verdict, "#333")
+    color = css(VERDICT_ROLES.get(verdict, Role.TEXT))
     text = verdict_label(verdict)
     if verdict != VOID:
         text += (f" · {format_points(grade.get('points'))} / "
@@ -58,7 +59,7 @@ def verdict_html(grade: dict) -> str:
     return f'<span style="color:{color}; font-weight:bold">{text}</span>'
 
 
-def key_html(question: Question, key: Any, *, dark: bool = False) -> str:
+def key_html(question: Question, key: Any) -> str:
     """A key (verified or seed) in a form the learner reads at a glance."""
     if key is None or key == "" or key == []:
         return "<i>" + tr("none") + "</i>"
@@ -82,10 +83,10 @@ def key_html(question: Question, key: Any, *, dark: bool = False) -> str:
             if isinstance(part, dict):
                 rows.append(f"{inline(shown(part['label']))}: <b>{part['value']:g}</b> {part['unit']} "
                             f"(± {part['tolerance']:g})")
-        return "<br/>".join(rows) if rows else markdown_to_html(shown(str(key)), dark=dark)
+        return "<br/>".join(rows) if rows else markdown_to_html(shown(str(key)))
     if qtype == "programming" and isinstance(key, str) and key.count("\n") > 2:
-        return highlight_code(key, "python", dark=dark)
-    return markdown_to_html(shown(str(key)), dark=dark)
+        return highlight_code(key, "python")
+    return markdown_to_html(shown(str(key)))
 
 
 def variants_html(variants) -> str:
@@ -177,14 +178,13 @@ def rich_label(html: str = "", *, name: str = "") -> QLabel:
 class ErrataBox(QFrame):
     """What the source paper got wrong: its key, the verified key and why."""
 
-    def __init__(self, question: Question, *, dark: bool = False,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, question: Question, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("errata_box")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet("#errata_box { background: %s; border: 1px solid %s; "
-                           "border-radius: 6px; }" % (("#3a2f12", "#8d6e1c") if dark
-                                                      else ("#fff8e1", "#e0b84c")))
+                           "border-radius: 6px; }" % (css(Role.WARNING_BG),
+                                                      css(Role.WARNING_BORDER)))
         layout = QVBoxLayout(self)
         status_text = {
             "corrected": tr("Errata: the source paper's key was wrong and has been corrected"),
@@ -202,9 +202,9 @@ class ErrataBox(QFrame):
         if question.type in ("single_choice", "multiple_choice", "fill_blank"):
             keys = QHBoxLayout()
             keys.addWidget(rich_label(tr("Source paper's key") + ": "
-                                      + key_html(question, question.seed_answer, dark=dark),
+                                      + key_html(question, question.seed_answer),
                                       name="errata_seed_key"), 1)
-            verified = (key_html(question, question.answer, dark=dark) if question.scored
+            verified = (key_html(question, question.answer) if question.scored
                         else "<i>" + tr("none (void)") + "</i>")
             keys.addWidget(rich_label(tr("Verified key") + ": " + verified,
                                       name="errata_verified_key"), 1)
@@ -213,10 +213,9 @@ class ErrataBox(QFrame):
             # Long keys (derivations, essays): the source's text; the verified one is shown
             # as the reference answer next to this box.
             layout.addWidget(rich_label("<b>" + tr("Source paper's answer") + "</b>"
-                                        + markdown_to_html(shown(str(question.seed_answer)),
-                                                           dark=dark),
+                                        + markdown_to_html(shown(str(question.seed_answer))),
                                         name="errata_seed_key"))
-        layout.addWidget(rich_label(markdown_to_html(shown(question.errata), dark=dark),
+        layout.addWidget(rich_label(markdown_to_html(shown(question.errata)),
                                     name="errata_reason"))
 
 
@@ -231,11 +230,10 @@ class QuestionView(QWidget):
     sig_verify_requested = Signal(str)
     """Run the question's verify snippet visibly in the console: (source)."""
 
-    def __init__(self, question: Question, section: Section | None, *, index: int, total: int,
-                 dark: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(self, question: Question, section: Section | None, *, index: int,
+                 total: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.question = question
-        self.dark = dark
         self.revealed = False
         self.scroll = QScrollArea()
         self.scroll.setObjectName("problem_scroll")
@@ -252,21 +250,22 @@ class QuestionView(QWidget):
         number = tr("Question %1").replace("%1", str(question.number))
         self.title = rich_label(
             f"<b>{where}{number}</b> "
-            f"<span style='color:#777'>({index + 1}/{total}) · {type_label(question.type)} · "
+            f"<span style='color:{css(Role.MUTED)}'>({index + 1}/{total}) · "
+            f"{type_label(question.type)} · "
             f"{format_points(question.points)} {tr('points')}</span>", name="question_title")
         header.addWidget(self.title, 1)
         self.flag_label = QLabel("⚑ " + tr("Flagged"))
-        self.flag_label.setStyleSheet("color: #d35400; font-weight: bold")
+        self.flag_label.setStyleSheet(f"color: {css(Role.FLAG)}; font-weight: bold")
         self.flag_label.hide()
         header.addWidget(self.flag_label)
         layout.addLayout(header)
         if question.topics:
-            layout.addWidget(rich_label("<span style='color:#777'>" + " · ".join(
+            layout.addWidget(rich_label(f"<span style='color:{css(Role.MUTED)}'>" + " · ".join(
                 inline(shown(t)) for t in question.topics) + "</span>"))
         if not question.scored:
             # A void question says so up front: the learner should not spend time on it.
             layout.addWidget(rich_label(
-                "<span style='color:#b26a00; font-weight:bold'>" + tr(
+                f"<span style='color:{css(Role.WARNING)}; font-weight:bold'>" + tr(
                     "This question is void (no correct answer): it is shown for study "
                     "and is not scored.") + "</span>", name="void_notice"))
         if question.draft:
@@ -277,9 +276,10 @@ class QuestionView(QWidget):
             if flags:
                 text += " " + tr("%1 place(s) were flagged for review when it was imported.") \
                     .replace("%1", str(flags))
-            layout.addWidget(rich_label("<span style='color:#b26a00; font-weight:bold'>"  # theme: warning
-                                        + text + "</span>", name="draft_notice"))
-        self.stem = rich_label(markdown_to_html(shown(stem_markdown(question)), dark=dark),
+            layout.addWidget(rich_label(f"<span style='color:{css(Role.WARNING)}; "
+                                        "font-weight:bold'>" + text + "</span>",
+                                        name="draft_notice"))
+        self.stem = rich_label(markdown_to_html(shown(stem_markdown(question))),
                                name="stem")
         layout.addWidget(self.stem)
 
@@ -318,7 +318,7 @@ class QuestionView(QWidget):
         feedback_layout.addWidget(self.key)
         self.errata: ErrataBox | None = None
         if question.errata:
-            self.errata = ErrataBox(question, dark=dark)
+            self.errata = ErrataBox(question)
             feedback_layout.addWidget(self.errata)
         self.explanation = rich_label(name="explanation")
         feedback_layout.addWidget(self.explanation)
@@ -377,19 +377,19 @@ class QuestionView(QWidget):
             self._show_beside_answer(q.reference_answer, rubric, title=tr("Worked solution"))
         elif q.type == "programming":
             key = ("<b>" + tr("Reference solution") + "</b>"
-                   + key_html(q, q.answer, dark=self.dark))
+                   + key_html(q, q.answer))
             if rubric is not None:  # the self-marked items, in the problem pane
                 self.feedback.layout().addWidget(rubric)
                 rubric.show()
         elif q.type == "fill_blank" and q.scored:
             key = "<b>" + tr("Key") + "</b><br/>" + blanks_html(q, grade)
         elif q.scored:
-            key = "<b>" + tr("Key") + ":</b> " + key_html(q, q.answer, dark=self.dark)
+            key = "<b>" + tr("Key") + ":</b> " + key_html(q, q.answer)
             key += "<br/><small>" + choice_legend() + "</small>"
         self.key.setText(key)
         self.key.setVisible(bool(key))
         self.explanation.setText("<b>" + tr("Explanation") + "</b>"
-                                 + markdown_to_html(shown(q.explanation), dark=self.dark))
+                                 + markdown_to_html(shown(q.explanation)))
         self.feedback.show()
         if q.scored and q.type in ("single_choice", "multiple_choice"):
             self.answer.mark_key([q.answer] if isinstance(q.answer, str) else list(q.answer))
@@ -414,7 +414,7 @@ class QuestionView(QWidget):
         self.reference = QTextBrowser()
         self.reference.setObjectName("reference_answer")
         self.reference.setOpenLinks(False)
-        self.reference.setHtml(markdown_to_html(shown(reference_markdown), dark=self.dark))
+        self.reference.setHtml(markdown_to_html(shown(reference_markdown)))
         side_layout.addWidget(self.reference, 1)
         if rubric is not None:
             side_layout.addWidget(rubric)

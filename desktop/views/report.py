@@ -45,9 +45,10 @@ from .question_script import shown
 from .question_view import key_html, type_label, verdict_html, verdict_label
 from .screen import Screen
 from .translation import tr
+from ..theme import Role, css
 
 
-def response_html(question: Question, response: Response | Any, *, dark: bool = False) -> str:
+def response_html(question: Question, response: Response | Any) -> str:
     """The learner's response, readable (stored JSON is read for its question)."""
     if response is None:
         return "<i>" + tr("no answer") + "</i>"
@@ -64,7 +65,7 @@ def response_html(question: Question, response: Response | Any, *, dark: bool = 
             parts.append(f"{inline(shown(part.label))}: <b>{html.escape(value or '—')}</b> "
                          f"{html.escape(part.unit)}")
     if isinstance(response, CodeResponse):
-        parts.append(highlight_code(response.code, "python", dark=dark))
+        parts.append(highlight_code(response.code, "python"))
     if isinstance(response, (CalculationResponse, TextResponse)) and response.text:
         parts.append("<p style='white-space: pre-wrap'>" + html.escape(response.text) + "</p>")
     return "<br/>".join(parts) or "<i>" + tr("no answer") + "</i>"
@@ -78,7 +79,7 @@ def _time(seconds: float) -> str:
 class SelfMarkDialog(QDialog):
     """Self-mark one subjective answer against its reference answer and rubric."""
 
-    def __init__(self, question: Question, marks: list | None, *, dark: bool = False,
+    def __init__(self, question: Question, marks: list | None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Self-mark question %1").replace("%1", str(question.number)))
@@ -87,8 +88,7 @@ class SelfMarkDialog(QDialog):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         body = QLabel(markdown_to_html(shown(str(
-            question.answer if question.type != "calculation" else question.reference_answer)),
-            dark=dark))
+            question.answer if question.type != "calculation" else question.reference_answer))))
         body.setWordWrap(True)
         body.setTextFormat(Qt.TextFormat.RichText)
         scroll.setWidget(body)
@@ -104,39 +104,39 @@ class SelfMarkDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def question_review_html(question: Question, response: Any, *, dark: bool = False) -> str:
+def question_review_html(question: Question, response: Any) -> str:
     """The stem, the learner's response, the key, errata and explanation (reports and the
     wrong-answer book)."""
-    out = [markdown_to_html(shown(question.stem), dark=dark)]
+    out = [markdown_to_html(shown(question.stem))]
     if question.options:
         out.append("<p>" + "<br/>".join(f"{letter}. {inline(shown(text))}"
                                        for letter, text in question.options.items())
                    + "</p>")
     out.append("<p><b>" + tr("Your answer") + ":</b> "
-               + response_html(question, response, dark=dark) + "</p>")
+               + response_html(question, response) + "</p>")
     if question.type in ("short_answer", "system_design"):
         out.append("<p><b>" + tr("Reference answer") + ":</b></p>"
-                   + markdown_to_html(shown(str(question.answer or "")), dark=dark))
+                   + markdown_to_html(shown(str(question.answer or ""))))
     elif question.type == "calculation":
         out.append("<p><b>" + tr("Key") + ":</b><br/>"
-                   + key_html(question, question.answer, dark=dark) + "</p>")
+                   + key_html(question, question.answer) + "</p>")
     elif question.type == "programming":
         out.append("<p><b>" + tr("Reference solution") + ":</b></p>"
-                   + key_html(question, question.answer, dark=dark))
+                   + key_html(question, question.answer))
     elif question.scored:
         out.append("<p><b>" + tr("Key") + ":</b> "
-                   + key_html(question, question.answer, dark=dark) + "</p>")
+                   + key_html(question, question.answer) + "</p>")
     if question.errata:
-        box = "#3a2f12" if dark else "#fff8e1"
+        box = css(Role.WARNING_BG)
         seed = ""
         if question.type in ("single_choice", "multiple_choice", "fill_blank"):
             seed = ("<p>" + tr("Source paper's key") + ": "
-                    + key_html(question, question.seed_answer, dark=dark) + "</p>")
+                    + key_html(question, question.seed_answer) + "</p>")
         out.append(f"<table width='100%' cellpadding='6' style='background-color:{box}'>"
                    f"<tr><td><b>⚠ " + tr("Errata") + f"</b>{seed}"
-                   + markdown_to_html(shown(question.errata), dark=dark) + "</td></tr></table>")
+                   + markdown_to_html(shown(question.errata)) + "</td></tr></table>")
     out.append("<p><b>" + tr("Explanation") + ":</b></p>"
-               + markdown_to_html(shown(question.explanation), dark=dark))
+               + markdown_to_html(shown(question.explanation)))
     return "".join(out)
 
 
@@ -144,13 +144,12 @@ class ReportView(Screen):
     """Shows one ExamReport. ``sig_leave`` goes back to the library; ``sig_check_requested``
     checks a pending programming answer in the console."""
 
-    def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *, dark: bool = False,
+    def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *,
                  check_pending: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("report_view")
         self.paper = paper
         self.db = db
-        self.dark = dark
         self.report = report
         self.console_available = False
         # An exam just submitted: its code answers are checked one after another, as soon
@@ -242,7 +241,7 @@ class ReportView(Screen):
                                                                                 report.state)
         started = dt.datetime.fromtimestamp(report.started_at).strftime("%Y-%m-%d %H:%M")
         used = _time(report.time_used_s) if report.time_used_s is not None else "—"
-        pending = ("<br/><span style='color:#1565c0'>" + tr(
+        pending = (f"<br/><span style='color:{css(Role.INFO)}'>" + tr(
             "%1 answer(s) pending: self-mark them under Questions, or run the code checks.")
             .replace("%1", str(report.pending)) + "</span>") if report.pending else ""
         self.summary.setText(
@@ -269,12 +268,12 @@ class ReportView(Screen):
         return "<hr/>".join(parts)
 
     def _row_html(self, question: Question, row: QuestionRow) -> str:
-        dark = self.dark
         grade = {"verdict": row.verdict, "points": row.points, "max_points": row.max_points}
         flag = " ⚑" if row.flagged else ""
         number = tr("Question %1").replace("%1", str(row.number))
         out = [f"<h3 style='margin-bottom:2px'>{number}{flag} "
-               f"<span style='font-weight:normal; color:#777'>· {html.escape(row.section)} · "
+               f"<span style='font-weight:normal; color:{css(Role.MUTED)}'>· "
+               f"{html.escape(row.section)} · "
                f"{type_label(row.type)} · {_time(row.seconds)}</span></h3>",
                verdict_html(grade)]
         if row.verdict == PENDING and question.rubric and any(
@@ -285,7 +284,7 @@ class ReportView(Screen):
                 and isinstance(row.response, CodeResponse) and row.response.code):
             label = tr("Run the checks now")
             out.append(f" · <a href='check:{row.number}'>{label}</a>")
-        out.append(question_review_html(question, row.response, dark=dark))
+        out.append(question_review_html(question, row.response))
         return "".join(out)
 
     # --- self-marking pending answers ----------------------------------------------------
@@ -360,7 +359,7 @@ class ReportView(Screen):
         row = next(r for r in self.report.questions if r.number == number)
         response = row.response if row.response is not None else as_response(question, None)
         if marks is None:
-            dialog = SelfMarkDialog(question, getattr(response, "marks", None), dark=self.dark,
+            dialog = SelfMarkDialog(question, getattr(response, "marks", None),
                                     parent=self)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
@@ -373,6 +372,9 @@ class ReportView(Screen):
                     session_id=self.report.session_id, question=self.paper.question(row.number),
                     response=response, seconds=row.seconds,
                     on_done=lambda result: self.show_report(result.report))
+
+    def apply_theme(self) -> None:
+        self.show_report(self.report)
 
     def apply_changes(self, changes: Changes) -> None:
         """Progress was imported or restored: regrade from the store. (Its own marks come

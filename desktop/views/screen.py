@@ -59,6 +59,10 @@ class Screen(QWidget):
     def show_check_error(self, question_id: str, message: str) -> None:
         """The checks of ``question_id`` could not run (no kernel, the starter raised…)."""
 
+    def apply_theme(self) -> None:
+        """The palette changed (Settings ▸ Theme, or the desktop): re-render what was
+        coloured from the theme's roles when it was built."""
+
     def apply_changes(self, changes: Changes) -> None:
         """An action changed stored data (maybe from another screen): refresh what is shown
         of it."""

@@ -3,8 +3,8 @@ language offer of a first launch on a system that is not Chinese.
 
 The UI language applies when examdesk starts again (every screen is built translated; a
 restart is honest where a half-retranslated window would not be). The question script
-applies to every question screen opened from then on. The theme is not here yet: it comes
-with the theme module (the coordinator's).
+applies to every question screen opened from then on. The theme (system / light / dark)
+applies at once: the palette changes, and every screen re-renders in it.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
                                QMessageBox, QVBoxLayout, QWidget)
 
 from ..config import CHINESE, ENGLISH, Keys, ui_language
+from ..theme import THEME_CHOICES, apply_theme_choice
 from .question_script import SIMPLIFIED, TRADITIONAL, set_question_script
 from .translation import tr
 
@@ -73,6 +74,14 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Questions shown in"), self.script)
         form.addRow("", _note(tr("Display only: answers typed in either script are graded "
                                  "alike. Applies to the questions you open from now on.")))
+        self.theme = QComboBox()
+        self.theme.setObjectName("theme")
+        names = {"system": tr("As the system"), "light": tr("Light"), "dark": tr("Dark")}
+        for key in THEME_CHOICES:
+            self.theme.addItem(names[key], key)
+        chosen = str(settings.value(Keys.THEME, "system") or "system")
+        self.theme.setCurrentIndex(max(0, self.theme.findData(chosen)))
+        form.addRow(tr("Theme"), self.theme)
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -85,6 +94,11 @@ class SettingsDialog(QDialog):
         self.settings.setValue(Keys.QUESTION_SCRIPT, self.script.currentData())
         self.settings.sync()
         set_question_script(self.script.currentData())
+        if self.theme.currentData() != str(self.settings.value(Keys.THEME, "system")):
+            self.settings.setValue(Keys.THEME, self.theme.currentData())
+            from PySide6.QtWidgets import QApplication
+
+            apply_theme_choice(QApplication.instance(), self.theme.currentData())
         super().accept()
 
 

@@ -30,6 +30,7 @@ from ..db import DbOps
 from .question_view import type_label, verdict_html
 from .report import question_review_html
 from .screen import Screen
+from ..theme import Role, css
 
 
 class WrongBookView(Screen):
@@ -38,13 +39,11 @@ class WrongBookView(Screen):
     sig_practise = Signal(list)
     """Practise these questions: (question ids, in the order shown)."""
 
-    def __init__(self, bank: Bank, db: DbOps, *, dark: bool = False,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, bank: Bank, db: DbOps, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("wrong_book_view")
         self.bank = bank
         self.db = db
-        self.dark = dark
         self.entries: list[WrongEntry] = []  # grouped by paper, as listed
         self.row_entries: list[WrongEntry | None] = []  # per list row; None: a paper heading
         self.last_mastered: str | None = None  # for "undo"
@@ -137,6 +136,9 @@ class WrongBookView(Screen):
                     topic=self.topic_filter.currentData(), qtype=self.type_filter.currentData(),
                     include_mastered=self.show_mastered.isChecked(), on_done=self.show_entries)
 
+    def apply_theme(self) -> None:
+        self.reload()
+
     def apply_changes(self, changes: Changes) -> None:
         """Reviews changed (here, in a practice run, by an import): the book follows."""
         if changes.reviews or changes.everything:
@@ -225,12 +227,12 @@ class WrongBookView(Screen):
         title = (html.escape(self.bank.paper(q.paper_id).title) + " · "
                  + self.tr("Question %1").replace("%1", str(q.number)))
         out = [f"<h3 style='margin-bottom:2px'>{title}</h3>",
-               "<p style='color:#777'>" + " · ".join([type_label(q.type), *map(html.escape,
-                                                                                q.topics)])
+               f"<p style='color:{css(Role.MUTED)}'>"
+               + " · ".join([type_label(q.type), *map(html.escape, q.topics)])
                + "<br/>" + html.escape(" · ".join(facts)) + "</p>"]
         if entry.grade:
             out.append("<p>" + verdict_html(entry.grade) + "</p>")
-        out.append(question_review_html(q, entry.response, dark=self.dark))
+        out.append(question_review_html(q, entry.response))
         return "".join(out)
 
     # --- mastery -------------------------------------------------------------------------
