@@ -349,15 +349,18 @@ class MainWindow(QMainWindow):
             return
         dialog = screens().StartExamDialog(paper, self)
         if dialog.exec() == screens().StartExamDialog.DialogCode.Accepted:
-            self.start_exam(paper_id, dialog.duration_s(paper), open_book=dialog.open_book())
+            self.start_exam(paper_id, dialog.duration_s(paper), open_book=dialog.open_book(),
+                            include_drafts=dialog.include_drafts())
 
-    def start_exam(self, paper_id: str, duration_s: int, *, open_book: bool = False) -> None:
+    def start_exam(self, paper_id: str, duration_s: int, *, open_book: bool = False,
+                   include_drafts: bool = False) -> None:
         paper = self.paper(paper_id)
         if paper is None:
             return
         self.settings.setValue(Keys.LAST_PAPER, paper_id)
         self.db.run(actions().start_exam, paper=paper, duration_s=duration_s,
-                    open_book=open_book, on_done=lambda state: self._exam_ready(paper, state))
+                    open_book=open_book, include_drafts=include_drafts,
+                    on_done=lambda state: self._exam_ready(paper, state))
 
     def resume_exam(self, session_id: int) -> None:
         """Continue an unfinished exam with the wall-clock time left (or submit it). Its

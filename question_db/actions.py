@@ -276,13 +276,16 @@ def finish_run(store: ProgressStore, *, session_ids: Iterable[int],
 
 # --- exams ---------------------------------------------------------------------------------
 def start_exam(store: ProgressStore, *, paper: Paper, duration_s: int,
-               open_book: bool = False, now: float | None = None) -> OpenSession:
+               open_book: bool = False, include_drafts: bool = False,
+               now: float | None = None) -> OpenSession:
     """A timed exam on ``paper``; its wall-clock deadline is ``now + duration_s``.
     Closed book (the default, as in the real exam): no checks and no console until it is
-    submitted; ``open_book``: both work during it."""
+    submitted; ``open_book``: both work during it. Unverified (draft) questions are asked
+    but not scored unless ``include_drafts``."""
     with store.write():
         session_id = store.start_session(paper_id=paper.id, mode=SessionMode.EXAM,
-                                         duration_s=duration_s, open_book=open_book, now=now)
+                                         duration_s=duration_s, open_book=open_book,
+                                         include_drafts=include_drafts, now=now)
         return _open(store, paper, session_id, Changes(sessions=frozenset({session_id}),
                                                        papers=frozenset({paper.id})))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .enums import Verdict
+from .enums import SessionMode, Verdict
 from .grading import as_response, grade_in_paper, response_answered
 from .responses import Response
 from .model import Paper, Question
@@ -79,6 +79,7 @@ class QuestionRow:
     errata: str
     seconds: float
     flagged: bool
+    counted: bool = True  # in the score: False for void, and for drafts unless chosen
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def _row(paper: Paper, question: Question, state: SessionState) -> QuestionRow:
+    """One question's line; an unverified (draft) question counts in an exam's score only
+    when the learner chose so at the start (``SessionRecord.include_drafts``); practice
+    counts everything it grades."""
     section = paper.section_of(question)
     raw, source = response_for(state, question.id)
     response = as_response(question, raw) if source is not None else None
@@ -148,11 +152,13 @@ def _row(paper: Paper, question: Question, state: SessionState) -> QuestionRow:
         key_changed=question.key_changed, reference_answer=question.reference_answer,
         explanation=question.explanation, errata=question.errata,
         seconds=state.seconds.get(question.id, 0.0),
-        flagged=question.id in state.flags)
+        flagged=question.id in state.flags,
+        counted=verdict != VOID and (not question.draft or state.session.include_drafts
+                                     or state.session.mode != SessionMode.EXAM))
 
 
 def _score_line(name: str, rows: list[QuestionRow]) -> ScoreLine:
-    scored = [r for r in rows if r.verdict != VOID]
+    scored = [r for r in rows if r.counted]
     return ScoreLine(
         name=name, points=round(sum(r.points for r in scored), 4),
         max_points=round(sum(r.max_points for r in scored), 4), questions=len(scored),

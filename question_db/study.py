@@ -450,8 +450,10 @@ def start_mock_exam(store: ProgressStore, *, bank: Bank, template_id: int | None
     questions = mock_exam.compose(bank, spec)
     paper_id = mock_exam.new_paper_id(template_uid)
     with store.write():
+        # a template that draws drafts scores them: the learner chose them for this exam
         session_id = store.start_session(paper_id=paper_id, mode=SessionMode.EXAM,
-                                         duration_s=spec.duration_minutes * 60, now=now)
+                                         duration_s=spec.duration_minutes * 60,
+                                         include_drafts=spec.include_drafts, now=now)
         rows.save_composed(store, session_id, template_uid=template_uid, title=spec.title,
                            spec=spec.to_json(), questions=list(questions))
         built = mock_exam.build_paper(paper_id, spec.title, spec, questions, bank,

@@ -217,3 +217,35 @@ def test_report_refuses_a_session_of_another_paper(store, bank):
     sid = store.start_session(paper_id="000", mode="exam", duration_s=60)
     with pytest.raises(ValueError, match="paper '000'"):
         build_report(bank.paper("001"), store.session_state(sid))
+
+
+def test_unverified_questions_count_in_an_exam_only_when_chosen(tmp_path):
+    """Issue 13: a draft (imported, unverified) question is asked and graded, but an exam
+    scores it only when the learner chose that at the start; practice always counts it."""
+    from dataclasses import replace as dc_replace
+
+    from question_db import actions
+    from question_db.enums import Status
+    from question_db.responses import ChoiceResponse
+
+    bank = load_bank()
+    paper = bank.paper("000")
+    q1, q2 = paper.question(1), paper.question(2)
+    drafted = dc_replace(paper, questions=tuple(dc_replace(q, status=Status.DRAFT) if q is q2
+                                                else q for q in paper.questions))
+    store = ProgressStore(tmp_path / "p.db")
+    try:
+        for include, expected in ((False, q1.points), (True, q1.points + q2.points)):
+            opened = actions.start_exam(store, paper=drafted, duration_s=3600,
+                                        include_drafts=include)
+            assert opened.session.include_drafts is include
+            result = actions.submit_exam(store, paper=drafted, session_id=opened.session.id,
+                                         responses={q1.id: ChoiceResponse((q1.answer,)),
+                                                    q2.id: ChoiceResponse((q2.answer,))},
+                                         seconds={})
+            row = next(r for r in result.report.questions if r.question_id == q2.id)
+            assert row.verdict == "correct" and row.counted is include
+            assert result.report.score == expected
+            assert store.session(opened.session.id).score == expected
+    finally:
+        store.close()

@@ -55,3 +55,25 @@ def test_import_pasted_gift_text(launch):
     questions = screen.review.paper.questions
     assert [q.type for q in questions] == ["single_choice", "single_choice"]
     assert questions[0].answer is not None
+
+
+def test_exam_start_dialog_offers_to_score_unverified_questions(qtbot):
+    """A paper with drafts asks whether they count; one that is all drafts starts ticked (it
+    would have no score otherwise); a verified paper does not ask."""
+    from dataclasses import replace
+
+    from desktop.views.exam import StartExamDialog
+    from gui_fixtures import bundled_bank
+    from question_db.enums import Status
+
+    paper = bundled_bank().paper("001")
+    mixed = replace(paper, questions=tuple(replace(q, status=Status.DRAFT) if q.number < 3
+                                           else q for q in paper.questions))
+    every = replace(paper, questions=tuple(replace(q, status=Status.DRAFT)
+                                           for q in paper.questions))
+    for candidate, box_shown, ticked in ((paper, False, False), (mixed, True, False),
+                                         (every, True, True)):
+        dialog = StartExamDialog(candidate)
+        qtbot.addWidget(dialog)
+        assert (dialog.include_drafts_box is not None) is box_shown
+        assert dialog.include_drafts() is ticked

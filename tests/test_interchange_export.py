@@ -27,7 +27,7 @@ WARNING = re.compile(r"^(?P<file>[^:]+\.toml):(?P<q>\d{3}/\d+):(?P<field>[\w.\[\
 @pytest.mark.parametrize("fmt", ["apkg", "moodle-xml", "gift", "json"])
 def test_each_format_writes_a_file_its_reader_understands(fmt, tmp_path, capsys):
     out = tmp_path / f"export.{fmt}"
-    assert main(["export", "--format", fmt, "--out", str(out)]) == 0
+    assert main(["export", "--format", fmt, "--out", str(out), "000", "001"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith(f"wrote 65 question(s) from 2 paper(s) to {out} ({fmt};")
     warnings = err[:-1]
@@ -52,7 +52,7 @@ def test_selected_papers_only(tmp_path, capsys):
 
 def test_unknown_paper_and_missing_out_are_refused(tmp_path, capsys):
     assert main(["export", "--format", "gift", "--out", str(tmp_path / "x"), "009"]) == 2
-    assert "no paper '009' (known: 000, 001)" in capsys.readouterr().err
+    assert "no paper '009' (known: 000, 001, drills)" in capsys.readouterr().err
     assert main(["export", "--format", "apkg"]) == 2
     assert "--format apkg needs --out FILE" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())

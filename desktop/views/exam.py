@@ -12,6 +12,7 @@ import time
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -103,6 +104,19 @@ class StartExamDialog(QDialog):
         for button in (self.closed_book, self.open_book_button):
             mode_layout.addWidget(button)
         layout.addWidget(mode_box)
+        drafts = [q for q in paper.questions if q.draft and q.scored]
+        self.include_drafts_box: QCheckBox | None = None
+        if drafts:
+            # Imported and unverified: the printed key may be wrong, so such questions are
+            # asked but not scored unless the learner says otherwise (an imported paper that
+            # is all drafts would have no score at all: there the box starts ticked).
+            box = QCheckBox(self.tr("Score the %1 unverified (imported) question(s) too: "
+                                    "their keys are as the source printed them, nobody has "
+                                    "checked them").replace("%1", str(len(drafts))))
+            box.setObjectName("include_drafts")
+            box.setChecked(len(drafts) == len([q for q in paper.questions if q.scored]))
+            self.include_drafts_box = box
+            layout.addWidget(box)
         rules = QLabel(self.tr("The clock cannot be paused. Closing the app does not stop it; "
                                "you can resume with the time that is left. At zero the exam "
                                "is submitted automatically."))
@@ -120,6 +134,10 @@ class StartExamDialog(QDialog):
 
     def open_book(self) -> bool:
         return self.open_book_button.isChecked()
+
+    def include_drafts(self) -> bool:
+        """Whether unverified (draft) questions count in this exam's score."""
+        return self.include_drafts_box is not None and self.include_drafts_box.isChecked()
 
 
 class ExamView(PaperSessionView):

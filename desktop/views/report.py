@@ -276,6 +276,9 @@ class ReportView(Screen):
                f"{html.escape(row.section)} · "
                f"{type_label(row.type)} · {_time(row.seconds)}</span></h3>",
                verdict_html(grade)]
+        if not row.counted and row.verdict != "void":
+            out.append(f" · <span style='color:{css(Role.WARNING)}'>" + tr(
+                "not counted: unverified (imported) question") + "</span>")
         if row.verdict == PENDING and question.rubric and any(
                 not item.auto for item in question.rubric):
             label = tr("Self-mark…")
