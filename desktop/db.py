@@ -31,6 +31,23 @@ from question_db.store_worker import StoreWorker
 log = logging.getLogger(__name__)
 
 
+def deferred_action(name: str) -> Callable[..., Any]:
+    """``question_db.actions.<name>``, imported on the store thread when the job runs.
+
+    For the jobs the start-up path queues (the library's summary, unfinished exams): the
+    actions pull in FSRS, the store and the exam reports (~0.18 s of imports), which must
+    not run on the UI thread before the library is interactive (bench: launch_to_library).
+    Later jobs name ``actions.<name>`` directly: by then the store thread has imported it.
+    """
+    def run(store: Any, **kwargs: Any) -> Any:
+        from question_db import actions
+
+        return getattr(actions, name)(store, **kwargs)
+
+    run.__name__ = run.__qualname__ = name
+    return run
+
+
 def _receiver_alive(callback: Callable | None) -> bool:
     """False when the callback is a bound method of a Qt object that was already deleted."""
     owner = getattr(callback, "__self__", None)

@@ -21,7 +21,7 @@ from question_db.changes import Changes
 from question_db.model import Bank, Paper
 
 from .config import Keys
-from .db import DbOps
+from .db import DbOps, deferred_action
 from .theme import theme
 from .views.library import LibraryView
 from .views.screen import Screen
@@ -513,7 +513,8 @@ class MainWindow(QMainWindow):
     # --- start-up: unfinished exams ------------------------------------------------------
     def check_unfinished(self) -> None:
         """Offer to resume the newest unfinished exam (after the window is shown)."""
-        self.db.run(actions().unfinished_exams, bank=self.bank, on_done=self._offer_resume)
+        self.db.run(deferred_action("unfinished_exams"), bank=self.bank,
+                    on_done=self._offer_resume)
 
     def _offer_resume(self, sessions: list[SessionRecord]) -> None:
         if not sessions or self.screen_view is not None:

@@ -25,7 +25,7 @@ from question_db.changes import Changes
 from question_db.enums import SUBMITTED_STATES, SessionMode
 from question_db.model import Bank, Paper
 
-from ..db import DbOps
+from ..db import DbOps, deferred_action
 from .countdown import format_remaining
 from ..theme import Role, css
 from .points import format_points
@@ -33,14 +33,6 @@ from .points import format_points
 if TYPE_CHECKING:  # the store and the actions are imported by the store thread
     from question_db.actions import LibrarySummary
     from question_db.store import PaperSummary, SessionRecord
-
-
-def library_summary(store, **kwargs):
-    """``actions.library_summary``, imported on the store thread: FSRS, the store and the
-    actions are not needed to paint the library (bench: launch_to_library)."""
-    from question_db import actions
-
-    return actions.library_summary(store, **kwargs)
 
 
 class PaperCard(QFrame):
@@ -238,7 +230,8 @@ class LibraryView(QWidget):
     def refresh(self) -> None:
         """Reload scores, badges and reports from the store."""
         if self.cards:
-            self.db.run(library_summary, bank=self.bank, on_done=self._show_summary)
+            self.db.run(deferred_action("library_summary"), bank=self.bank,
+                        on_done=self._show_summary)
 
     def apply_changes(self, changes: Changes) -> None:
         """Scores, unfinished exams or the review counts changed: reload the summary."""
