@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
@@ -94,13 +94,13 @@ class Theme(QObject):
         self._colors: dict[Role, QColor] = {}
         self.dark = False
         self._recompute(app.palette())
-        app.installEventFilter(self)
+        # The signal, not an event filter on the application: a filter would run Python for
+        # every event of the app (thousands at start-up; bench: launch_to_library).
+        app.paletteChanged.connect(self._palette_changed)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if event.type() == QEvent.Type.ApplicationPaletteChange and watched is self.parent():
-            self._recompute(QGuiApplication.palette())
-            self.sig_changed.emit()
-        return False
+    def _palette_changed(self, palette: QPalette) -> None:
+        self._recompute(palette)
+        self.sig_changed.emit()
 
     def _recompute(self, palette: QPalette) -> None:
         base = palette.color(QPalette.ColorRole.Base)
