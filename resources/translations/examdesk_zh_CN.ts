@@ -944,7 +944,7 @@
     <message>
         <location filename="../../desktop/views/answer_sheet.py" line="78"/>
         <source>■ answered   □ unanswered   ⚑ orange border: flagged</source>
-        <translation>■ 已答   □ 未答   橙色边框：已标记</translation>
+        <translation>■ 已答   □ 未答   ⚑ 橙色边框：已标记</translation>
     </message>
     <message>
         <location filename="../../desktop/views/answer_sheet.py" line="80"/>
@@ -2213,12 +2213,12 @@ If you are not sure where this pack comes from, read its files first. Allow its 
     <message>
         <location filename="../../desktop/views/library.py" line="66"/>
         <source>%1 (%2 scored: void questions are not)</source>
-        <translation>%1（计分 %2，作废题不计）</translation>
+        <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
         <location filename="../../desktop/views/library.py" line="68"/>
         <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
-        <translation>%1 题 · %2 分 · %3 分钟 · %4 题已勘误或作废</translation>
+        <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
     </message>
     <message>
         <location filename="../../desktop/views/library.py" line="77"/>
