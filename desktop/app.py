@@ -58,12 +58,17 @@ CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "Pi
 
 def resource_dir() -> Path:
     """resources/ in a checkout, or the installed ``examdesk_resources`` package."""
+    # The checkout this code runs from comes first: an editable install maps
+    # examdesk_resources to the checkout it was made from, which may be another worktree.
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "resources").is_dir():
+        return checkout / "resources"
     try:
         import examdesk_resources  # installed layout (pyproject's package-dir)
 
         return Path(examdesk_resources.__file__).parent
     except ImportError:
-        return Path(__file__).resolve().parents[1] / "resources"
+        return checkout / "resources"
 
 
 def apply_ui_font(app: QApplication) -> list[str]:

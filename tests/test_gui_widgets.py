@@ -251,9 +251,22 @@ def test_chinese_translation_ships_and_covers_base_class_strings(qapp):
     translators = install_translations(qapp, "zh_CN")
     try:
         assert translators, "resources/translations/examdesk_zh_CN.qm did not load"
+        # This checkout's .qm (the one beside the .ts checked below), not an installed copy.
+        assert Path(translators[0].filePath()) == (
+            REPO / "resources" / "translations" / "examdesk_zh_CN.qm")
         assert QCoreApplication.translate("PaperSessionView", "Previous") == "上一题"
         assert QCoreApplication.translate("", "Question %1") == "第 %1 题"
         assert QCoreApplication.translate("ExamView", "Submit exam…") == "交卷…"
+        # The core's storage messages (QT_TRANSLATE_NOOP in question_db/messages.py), with
+        # their {placeholders} kept through the translation.
+        from question_db.messages import render
+
+        assert render("disk_full", {"path": "/d/progress.sqlite"},
+                      QCoreApplication.translate).startswith("无法保存到 /d/progress.sqlite：")
+        # Once written as tr() inside an f-string, which lupdate cannot see.
+        from desktop.views.question_view import choice_legend
+
+        assert "漏选" in choice_legend()
     finally:
         for translator in translators:
             qapp.removeTranslator(translator)

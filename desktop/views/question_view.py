@@ -152,8 +152,9 @@ CHOICE_LEGEND_MARKS = ("✓", "✗", "○")
 
 
 def choice_legend() -> str:
-    return "   ".join((f"✓ {tr('your pick, right')}", f"✗ {tr('your pick, wrong')}",
-                       f"○ {tr('in the key, not picked')}"))
+    # tr() stays outside the f-string: lupdate does not look inside string literals.
+    labels = (tr("your pick, right"), tr("your pick, wrong"), tr("in the key, not picked"))
+    return "   ".join(f"{mark} {label}" for mark, label in zip(CHOICE_LEGEND_MARKS, labels))
 
 
 def stem_markdown(question: Question) -> str:
@@ -248,11 +249,12 @@ class QuestionView(QWidget):
         header = QHBoxLayout()
         where = f"{shown(section.title)} · " if section else ""
         number = tr("Question %1").replace("%1", str(question.number))
+        points = tr("points")  # not inside the f-string, where lupdate cannot see it
         self.title = rich_label(
             f"<b>{where}{number}</b> "
             f"<span style='color:{css(Role.MUTED)}'>({index + 1}/{total}) · "
             f"{type_label(question.type)} · "
-            f"{format_points(question.points)} {tr('points')}</span>", name="question_title")
+            f"{format_points(question.points)} {points}</span>", name="question_title")
         header.addWidget(self.title, 1)
         self.flag_label = QLabel("⚑ " + tr("Flagged"))
         self.flag_label.setStyleSheet(f"color: {css(Role.FLAG)}; font-weight: bold")

@@ -4,411 +4,963 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="31"/>
+        <location filename="../../desktop/views/question_view.py" line="34"/>
         <source>Single choice</source>
         <translation>单选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="32"/>
+        <location filename="../../desktop/views/question_view.py" line="35"/>
         <source>Multiple choice</source>
         <translation>多选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="33"/>
+        <location filename="../../desktop/views/question_view.py" line="36"/>
         <source>Fill in the blanks</source>
         <translation>填空题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="34"/>
+        <location filename="../../desktop/views/question_view.py" line="37"/>
         <source>Calculation</source>
         <translation>计算题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="35"/>
+        <location filename="../../desktop/views/question_view.py" line="38"/>
         <source>Short answer</source>
         <translation>简答题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="36"/>
+        <location filename="../../desktop/views/question_view.py" line="39"/>
         <source>System design</source>
         <translation>系统设计题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="37"/>
+        <location filename="../../desktop/views/question_view.py" line="40"/>
         <source>Programming</source>
         <translation>编程题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="43"/>
-        <location filename="../../desktop/views/report.py" line="174"/>
-        <location filename="../../desktop/views/report.py" line="177"/>
+        <location filename="../../desktop/views/question_view.py" line="46"/>
+        <location filename="../../desktop/views/report.py" line="183"/>
+        <location filename="../../desktop/views/report.py" line="186"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <location filename="../../desktop/views/question_view.py" line="46"/>
         <source>Partly correct</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="43"/>
+        <location filename="../../desktop/views/question_view.py" line="46"/>
         <source>Wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="44"/>
+        <location filename="../../desktop/views/question_view.py" line="47"/>
         <source>Unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="44"/>
-        <location filename="../../desktop/views/report.py" line="175"/>
-        <location filename="../../desktop/views/report.py" line="178"/>
+        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/report.py" line="184"/>
+        <location filename="../../desktop/views/report.py" line="187"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="44"/>
+        <location filename="../../desktop/views/question_view.py" line="47"/>
         <source>Void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="54"/>
-        <location filename="../../desktop/views/report.py" line="241"/>
+        <location filename="../../desktop/views/question_view.py" line="58"/>
+        <location filename="../../desktop/views/question_view.py" line="252"/>
+        <location filename="../../desktop/views/report.py" line="251"/>
         <source>points</source>
         <translation>分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="61"/>
+        <location filename="../../desktop/views/question_view.py" line="65"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="72"/>
+        <location filename="../../desktop/views/question_view.py" line="76"/>
+        <location filename="../../desktop/views/question_view.py" line="119"/>
         <source>also accepted</source>
         <translation>也接受</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="120"/>
+        <location filename="../../desktop/views/question_view.py" line="115"/>
+        <location filename="../../desktop/views/question_view.py" line="140"/>
+        <source>yours</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="117"/>
+        <location filename="../../desktop/views/question_view.py" line="142"/>
+        <source>key</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="143"/>
+        <source>(accepted within ± %1)</source>
+        <translation>（允许误差 ± %1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="156"/>
+        <source>your pick, right</source>
+        <translation>选对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="156"/>
+        <source>your pick, wrong</source>
+        <translation>选错</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="156"/>
+        <source>in the key, not picked</source>
+        <translation>漏选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="191"/>
         <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
         <translation>勘误：原卷答案有误，已更正</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="121"/>
+        <location filename="../../desktop/views/question_view.py" line="192"/>
         <source>Errata: this question is void: no option is correct, so it is not scored</source>
         <translation>勘误：本题作废（无正确选项），不计分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="123"/>
+        <location filename="../../desktop/views/question_view.py" line="194"/>
         <source>Errata: this question is disputed; defensible keys are accepted</source>
         <translation>勘误：本题存在争议，合理答案均判对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="124"/>
+        <location filename="../../desktop/views/question_view.py" line="195"/>
+        <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed</source>
+        <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="199"/>
         <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
         <translation>勘误：答案正确，但原卷题干或解析有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="131"/>
-        <location filename="../../desktop/views/report.py" line="132"/>
+        <location filename="../../desktop/views/question_view.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="133"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="135"/>
+        <location filename="../../desktop/views/question_view.py" line="209"/>
         <source>none (void)</source>
         <translation>无（作废）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="136"/>
+        <location filename="../../desktop/views/question_view.py" line="210"/>
         <source>Verified key</source>
         <translation>核实答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="142"/>
+        <location filename="../../desktop/views/question_view.py" line="216"/>
         <source>Source paper&apos;s answer</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="171"/>
-        <location filename="../../desktop/views/report.py" line="264"/>
+        <location filename="../../desktop/views/question_view.py" line="251"/>
+        <location filename="../../desktop/views/report.py" line="273"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="177"/>
+        <location filename="../../desktop/views/question_view.py" line="259"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="189"/>
+        <location filename="../../desktop/views/question_view.py" line="271"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="215"/>
+        <location filename="../../desktop/views/question_view.py" line="276"/>
+        <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
+        <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="279"/>
+        <source>%1 place(s) were flagged for review when it was imported.</source>
+        <translation>导入时有 %1 处被标记为待核对。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="330"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="217"/>
+        <location filename="../../desktop/views/question_view.py" line="332"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="249"/>
-        <location filename="../../desktop/views/report.py" line="94"/>
-        <location filename="../../desktop/views/report.py" line="117"/>
+        <location filename="../../desktop/views/question_view.py" line="415"/>
+        <location filename="../../desktop/views/report.py" line="95"/>
+        <location filename="../../desktop/views/report.py" line="118"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="252"/>
-        <location filename="../../desktop/views/question_view.py" line="259"/>
-        <location filename="../../desktop/views/report.py" line="120"/>
-        <location filename="../../desktop/views/report.py" line="126"/>
+        <location filename="../../desktop/views/question_view.py" line="378"/>
+        <location filename="../../desktop/views/question_view.py" line="387"/>
+        <location filename="../../desktop/views/question_view.py" line="389"/>
+        <location filename="../../desktop/views/report.py" line="121"/>
+        <location filename="../../desktop/views/report.py" line="127"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="253"/>
+        <location filename="../../desktop/views/question_view.py" line="379"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="256"/>
-        <location filename="../../desktop/views/report.py" line="123"/>
+        <location filename="../../desktop/views/question_view.py" line="381"/>
+        <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="263"/>
-        <location filename="../../desktop/views/report.py" line="137"/>
+        <location filename="../../desktop/views/question_view.py" line="393"/>
+        <location filename="../../desktop/views/report.py" line="138"/>
         <source>Explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="50"/>
-        <location filename="../../desktop/views/report.py" line="70"/>
+        <location filename="../../desktop/views/report.py" line="54"/>
+        <location filename="../../desktop/views/report.py" line="57"/>
+        <location filename="../../desktop/views/report.py" line="71"/>
         <source>no answer</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="84"/>
+        <location filename="../../desktop/views/report.py" line="85"/>
         <source>Self-mark question %1</source>
         <translation>自评第 %1 题</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/import_screen.py" line="21"/>
+        <source>Papers (text, Markdown, Word, Moodle XML, GIFT)</source>
+        <translation>试卷（文本、Markdown、Word、Moodle XML、GIFT）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="22"/>
+        <source>All files</source>
+        <translation>所有文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="31"/>
+        <source>Import pasted text</source>
+        <translation>导入粘贴的文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="34"/>
+        <source>Paste the whole paper: questions, options, 答案 and 解析 as copied. Damage from the web page (Traditional characters, pinyin glosses, lost symbols) is repaired or flagged for you to check.</source>
+        <translation>粘贴整份试卷：题目、选项、答案和解析，按复制的原样粘贴即可。网页带来的问题（繁体字、拼音注音、丢失的符号）会自动修复，或标记出来供你核对。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="44"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="61"/>
         <location filename="../../desktop/views/report.py" line="163"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="174"/>
+        <location filename="../../desktop/views/import_screen.py" line="64"/>
+        <source>Import paper</source>
+        <translation>导入试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="183"/>
         <source>Section</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="174"/>
-        <location filename="../../desktop/views/report.py" line="177"/>
-        <location filename="../../desktop/views/report.py" line="180"/>
+        <location filename="../../desktop/views/report.py" line="183"/>
+        <location filename="../../desktop/views/report.py" line="186"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="174"/>
-        <location filename="../../desktop/views/report.py" line="177"/>
+        <location filename="../../desktop/views/report.py" line="183"/>
+        <location filename="../../desktop/views/report.py" line="186"/>
         <source>Max</source>
         <translation>满分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="177"/>
+        <location filename="../../desktop/views/report.py" line="186"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="180"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="180"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="180"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="181"/>
+        <location filename="../../desktop/views/check_results.py" line="51"/>
+        <source>%1 of %2 required checks passed</source>
+        <translation>通过 %1/%2 项必需检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="56"/>
+        <source>%1 optional check(s) failed</source>
+        <translation>%1 项可选检查未通过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="68"/>
+        <location filename="../../desktop/views/check_results.py" line="92"/>
+        <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
+        <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="78"/>
+        <location filename="../../desktop/views/report.py" line="190"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/check_results.py" line="78"/>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="78"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="97"/>
+        <source>Checking: running your code in the console, then the checks…</source>
+        <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="103"/>
+        <source>Not checked: %1</source>
+        <translation>未检查：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="112"/>
+        <source>All %1 failed checks stopped at the same error: %2</source>
+        <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="116"/>
+        <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
+        <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="126"/>
+        <source>traceback (the same for each)</source>
+        <translation>错误回溯（各项相同）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="177"/>
+        <source>Your code answers are checked as soon as the Python console is ready; the results come into this report.</source>
+        <translation>Python 控制台就绪后会立即检查你的代码题，结果会写入本成绩单。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="198"/>
         <source>By section</source>
         <translation>按题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="191"/>
+        <location filename="../../desktop/views/report.py" line="200"/>
         <source>By topic</source>
         <translation>按知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="193"/>
+        <location filename="../../desktop/views/report.py" line="202"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="194"/>
+        <location filename="../../desktop/views/report.py" line="203"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="195"/>
+        <location filename="../../desktop/views/report.py" line="204"/>
         <source>Time per question</source>
         <translation>每题用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="224"/>
+        <location filename="../../desktop/views/report.py" line="233"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="229"/>
+        <location filename="../../desktop/views/report.py" line="238"/>
         <source>submitted</source>
         <translation>已交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="229"/>
+        <location filename="../../desktop/views/report.py" line="238"/>
         <source>submitted when time ran out</source>
         <translation>时间到自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="231"/>
+        <location filename="../../desktop/views/report.py" line="240"/>
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="231"/>
+        <location filename="../../desktop/views/report.py" line="240"/>
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="236"/>
+        <location filename="../../desktop/views/report.py" line="245"/>
         <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
         <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="241"/>
+        <location filename="../../desktop/views/report.py" line="251"/>
         <source>time used</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="271"/>
+        <location filename="../../desktop/views/report.py" line="281"/>
+        <source>not counted: unverified (imported) question</source>
+        <translation>不计分：导入的未核实题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="284"/>
         <source>Self-mark…</source>
         <translation>自评…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="275"/>
+        <location filename="../../desktop/views/report.py" line="288"/>
         <source>Run the checks now</source>
         <translation>现在运行检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="114"/>
+        <location filename="../../desktop/views/report.py" line="324"/>
+        <source>Checking your code for question %1… (%2 more to go)</source>
+        <translation>正在检查第 %1 题的代码…（还剩 %2 题）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="336"/>
+        <source>Your code answers are checked: the results are in this report (Questions).</source>
+        <translation>代码题已全部检查：结果见本成绩单的“逐题”页。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="353"/>
+        <source>Question %1 was not checked: %2</source>
+        <translation>第 %1 题未检查：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="115"/>
         <source>Your answer</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="135"/>
+        <location filename="../../desktop/views/report.py" line="136"/>
         <source>Errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="24"/>
+        <location filename="../../desktop/views/rating_bar.py" line="20"/>
         <source>Again</source>
         <translation>重来</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="24"/>
+        <location filename="../../desktop/views/rating_bar.py" line="20"/>
         <source>Hard</source>
         <translation>困难</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="24"/>
+        <location filename="../../desktop/views/rating_bar.py" line="20"/>
         <source>Good</source>
         <translation>良好</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="25"/>
+        <location filename="../../desktop/views/rating_bar.py" line="21"/>
         <source>Easy</source>
         <translation>简单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="32"/>
+        <location filename="../../desktop/views/rating_bar.py" line="28"/>
         <source>in %1 min</source>
         <translation>%1 分钟后</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="36"/>
+        <location filename="../../desktop/views/rating_bar.py" line="32"/>
         <source>today at %1</source>
         <translation>今天 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="37"/>
+        <location filename="../../desktop/views/rating_bar.py" line="33"/>
         <source>%1 (in %2 days)</source>
         <translation>%1（%2 天后）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="58"/>
+        <location filename="../../desktop/views/rating_bar.py" line="54"/>
         <source>Rate it yourself:</source>
         <translation>自己评分：</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="77"/>
+        <location filename="../../desktop/views/rating_bar.py" line="73"/>
         <source>you rated it</source>
         <translation>你评为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="77"/>
+        <location filename="../../desktop/views/rating_bar.py" line="73"/>
         <source>examdesk rated it</source>
         <translation>examdesk 评为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="79"/>
+        <location filename="../../desktop/views/rating_bar.py" line="75"/>
         <source>next review</source>
         <translation>下次复习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="52"/>
+        <source>Your pick, and it is in the key</source>
+        <translation>你选了此项，它是正确选项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="54"/>
+        <source>Your pick, but it is not in the key</source>
+        <translation>你选了此项，但它不是正确选项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="56"/>
+        <source>In the key, but you did not pick it (missed)</source>
+        <translation>正确选项，但你没有选（漏选）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="28"/>
+        <source>no verdict</source>
+        <translation>无结论</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="50"/>
+        <source>Check attempts</source>
+        <translation>检查记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="56"/>
+        <source>No check attempts yet: each Check keeps your code and its results here.</source>
+        <translation>还没有检查记录：每次“检查”都会把你的代码和结果保存在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="68"/>
+        <source>Code of this attempt</source>
+        <translation>本次检查的代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="69"/>
+        <source>Diff: this attempt → the editor now</source>
+        <translation>差异：本次检查 → 编辑器中的当前代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="89"/>
+        <source>Put this code in the editor</source>
+        <translation>把这段代码放回编辑器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="93"/>
+        <source>The answer is submitted: its code is locked.</source>
+        <translation>答案已提交，代码已锁定。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="110"/>
+        <source>No verdict: %1</source>
+        <translation>无结论：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="113"/>
+        <source>attempt</source>
+        <translation>本次检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="114"/>
+        <source>editor</source>
+        <translation>编辑器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/attempt_history.py" line="116"/>
+        <source>The editor holds exactly this code.</source>
+        <translation>编辑器中的代码与此完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="24"/>
+        <source>Anki deck (.apkg)</source>
+        <translation>Anki 牌组（.apkg）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="24"/>
+        <source>Moodle XML (.xml)</source>
+        <translation>Moodle XML（.xml）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="25"/>
+        <source>GIFT (.gift.txt)</source>
+        <translation>GIFT（.gift.txt）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="25"/>
+        <source>examdesk JSON (.json)</source>
+        <translation>examdesk JSON（.json）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="35"/>
+        <location filename="../../desktop/views/bank_files.py" line="96"/>
+        <location filename="../../desktop/views/bank_files.py" line="101"/>
+        <source>Export questions</source>
+        <translation>导出题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="42"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="44"/>
+        <source>Papers</source>
+        <translation>试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="55"/>
+        <source>Anki keeps your reviews: exporting again updates the same notes instead of adding copies.</source>
+        <translation>Anki 会保留你的复习记录：再次导出会更新原有笔记，而不会重复添加。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="61"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="96"/>
+        <source>Choose at least one paper.</source>
+        <translation>请至少选择一份试卷。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="111"/>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="116"/>
+        <source>%1 question(s) written to %2.</source>
+        <translation>已将 %1 道题写入 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="119"/>
+        <source>%1 thing(s) this format cannot carry were left out or changed; see the details.</source>
+        <translation>有 %1 处内容是此格式无法保存的，已省略或改写；请查看详细信息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="122"/>
+        <source>Questions exported</source>
+        <translation>题目已导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/console_placement.py" line="53"/>
+        <source>Hide the console (View → Python console brings it back)</source>
+        <translation>隐藏控制台（用“视图 → Python 控制台”可重新打开）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/console_placement.py" line="63"/>
+        <source>Collapse the console</source>
+        <translation>收起控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/console_placement.py" line="63"/>
+        <source>Open the console</source>
+        <translation>展开控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/console_placement.py" line="64"/>
+        <source>collapsed · %1 opens it</source>
+        <translation>已收起 · 按 %1 展开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/console_placement.py" line="86"/>
+        <source>&amp;Python console</source>
+        <translation>Python 控制台(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/console_placement.py" line="134"/>
+        <source>Closed-book exam: the console comes back when you submit</source>
+        <translation>闭卷考试：交卷后才能使用控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="55"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="65"/>
+        <source>Interface language</source>
+        <translation>界面语言</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="66"/>
+        <source>Takes effect when examdesk starts again.</source>
+        <translation>重新启动 examdesk 后生效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="69"/>
+        <source>Simplified Chinese (as the papers are written)</source>
+        <translation>简体中文（与试卷原文一致）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="70"/>
+        <source>Traditional Chinese (Taiwan characters, OpenCC s2tw)</source>
+        <translation>繁体中文（台湾字形，OpenCC s2tw）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="74"/>
+        <source>Questions shown in</source>
+        <translation>题目显示为</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="75"/>
+        <source>Display only: answers typed in either script are graded alike. Applies to the questions you open from now on.</source>
+        <translation>只影响显示：用简体或繁体作答，判分相同。对此后打开的题目生效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <source>As the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="84"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="13"/>
+        <source>everywhere</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="13"/>
+        <source>on a question (not while typing)</source>
+        <translation>题目页（输入时除外）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="14"/>
+        <source>practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="14"/>
+        <source>exam</source>
+        <translation>考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="14"/>
+        <source>code questions</source>
+        <translation>编程题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="16"/>
+        <source>pick an option (multiple choice: toggle it)</source>
+        <translation>选择选项（多选题：选中/取消）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="17"/>
+        <source>Space</source>
+        <translation>空格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="17"/>
+        <source>toggle the last option picked (multiple choice)</source>
+        <translation>选中/取消最近选的选项（多选题）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="18"/>
+        <source>previous / next question</source>
+        <translation>上一题 / 下一题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="19"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="22"/>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="19"/>
+        <source>submit a choice or a fill-in answer</source>
+        <translation>提交选择题或填空题的答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="20"/>
+        <source>submit any answer, also while typing (Enter is a new line in working, essays and code)</source>
+        <translation>提交任意题型的答案，输入时也可用（在解题过程、简答和代码中 Enter 是换行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="22"/>
+        <source>next question (the exam is handed in with its Submit button)</source>
+        <translation>下一题（交卷请点“交卷”按钮）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="24"/>
+        <source>flag / unflag the question</source>
+        <translation>标记 / 取消标记本题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="24"/>
+        <source>practice and exam</source>
+        <translation>练习和考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="25"/>
+        <source>run your code in the console</source>
+        <translation>在控制台运行代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="26"/>
+        <source>check your code</source>
+        <translation>检查代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="27"/>
+        <source>indent / dedent (code editor)</source>
+        <translation>增加 / 减少缩进（代码编辑器）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="28"/>
+        <source>open or collapse the Python console</source>
+        <translation>展开或收起 Python 控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="29"/>
+        <source>back to the library</source>
+        <translation>返回题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="30"/>
+        <source>wrong-answer book</source>
+        <translation>错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="31"/>
+        <source>practise what is due today</source>
+        <translation>练习今日复习的题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="32"/>
+        <source>dashboard</source>
+        <translation>学习统计</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="33"/>
+        <source>text larger / smaller / reset</source>
+        <translation>文字放大 / 缩小 / 还原</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="34"/>
+        <source>settings (language, question script)</source>
+        <translation>设置（界面语言、题目简繁）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="35"/>
+        <source>this list</source>
+        <translation>本快捷键列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="36"/>
+        <source>quit (asks first during an exam: its clock keeps running)</source>
+        <translation>退出（考试中会先确认：计时不会停止）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="45"/>
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="51"/>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="51"/>
+        <source>Does</source>
+        <translation>作用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="51"/>
+        <source>Where</source>
+        <translation>适用范围</translation>
     </message>
 </context>
 <context>
     <name>AnswerSheet</name>
     <message>
-        <location filename="../../desktop/views/answer_sheet.py" line="32"/>
+        <location filename="../../desktop/views/answer_sheet.py" line="47"/>
         <source>Answer sheet</source>
         <translation>答题卡</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_sheet.py" line="41"/>
+        <location filename="../../desktop/views/answer_sheet.py" line="56"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_sheet.py" line="60"/>
+        <location filename="../../desktop/views/answer_sheet.py" line="72"/>
+        <source>Question %1 is void: no correct answer, not scored</source>
+        <translation>第 %1 题已作废：没有正确答案，不计分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_sheet.py" line="78"/>
         <source>■ answered   □ unanswered   ⚑ orange border: flagged</source>
-        <translation>■ 已答   □ 未答   橙色边框：已标记</translation>
+        <translation>■ 已答   □ 未答   ⚑ 橙色边框：已标记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_sheet.py" line="80"/>
+        <source>struck through: void (not scored)</source>
+        <translation>删除线：作废（不计分）</translation>
     </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="154"/>
+        <location filename="../../desktop/app.py" line="249"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="188"/>
+        <location filename="../../desktop/app.py" line="284"/>
         <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
         <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
@@ -416,12 +968,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="294"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="346"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="303"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="355"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -429,7 +981,7 @@
 <context>
     <name>ChartPanel</name>
     <message>
-        <location filename="../../desktop/views/charts.py" line="106"/>
+        <location filename="../../desktop/views/charts.py" line="108"/>
         <source>No answers yet</source>
         <translation>还没有作答记录</translation>
     </message>
@@ -437,43 +989,43 @@
 <context>
     <name>CheckController</name>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="72"/>
+        <location filename="../../desktop/console/check_controller.py" line="74"/>
         <source>{0} has no check suite</source>
         <translation>{0} 没有检查套件</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="74"/>
+        <location filename="../../desktop/console/check_controller.py" line="76"/>
         <source>the kernel is not running: restart it, then check again</source>
         <translation>内核未在运行：请重启内核，然后重新检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="92"/>
+        <location filename="../../desktop/console/check_controller.py" line="101"/>
         <source>your code was not run (the kernel aborted it); run it again</source>
         <translation>你的代码没有运行（被内核中止）；请再运行一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="97"/>
+        <location filename="../../desktop/console/check_controller.py" line="106"/>
         <source>no verdict: {0}</source>
         <translation>无结论：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="100"/>
+        <location filename="../../desktop/console/check_controller.py" line="109"/>
         <source>your code was interrupted before the checks ran</source>
         <translation>你的代码在检查开始前被中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="104"/>
+        <location filename="../../desktop/console/check_controller.py" line="113"/>
         <source>your code raised {0}: {1}</source>
         <translation>你的代码抛出了 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="142"/>
         <location filename="../../desktop/console/check_controller.py" line="151"/>
+        <location filename="../../desktop/console/check_controller.py" line="160"/>
         <source>the kernel died during the check. {0}</source>
         <translation>内核在检查过程中终止。{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_controller.py" line="154"/>
+        <location filename="../../desktop/console/check_controller.py" line="163"/>
         <source>the kernel was restarted or closed during the check</source>
         <translation>内核在检查过程中被重启或关闭</translation>
     </message>
@@ -481,97 +1033,102 @@
 <context>
     <name>CheckPanel</name>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="29"/>
+        <location filename="../../desktop/console/check_panel.py" line="30"/>
         <source>cpu ({0} threads)</source>
         <translation>CPU（{0} 个线程）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="31"/>
+        <location filename="../../desktop/console/check_panel.py" line="32"/>
         <source>unknown device</source>
         <translation>未知设备</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="33"/>
+        <location filename="../../desktop/console/check_panel.py" line="34"/>
         <source>Device: {0} · flash_attn: {1}</source>
         <translation>设备：{0} · flash_attn：{1}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="55"/>
+        <location filename="../../desktop/console/check_panel.py" line="56"/>
         <source>No check run yet</source>
         <translation>尚未运行检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="57"/>
+        <location filename="../../desktop/console/check_panel.py" line="58"/>
         <source>include slow checks (torch.compile)</source>
         <translation>包括慢速检查（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="64"/>
+        <location filename="../../desktop/console/check_panel.py" line="65"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="64"/>
+        <location filename="../../desktop/console/check_panel.py" line="65"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="64"/>
+        <location filename="../../desktop/console/check_panel.py" line="65"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="65"/>
+        <location filename="../../desktop/console/check_panel.py" line="66"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="65"/>
+        <location filename="../../desktop/console/check_panel.py" line="66"/>
         <source>Dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="65"/>
+        <location filename="../../desktop/console/check_panel.py" line="66"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="92"/>
+        <location filename="../../desktop/console/check_panel.py" line="93"/>
         <source>Checking {0}: running your code in the console, then the checks…</source>
         <translation>正在检查 {0}：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="98"/>
+        <location filename="../../desktop/console/check_panel.py" line="99"/>
         <source>pass</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="99"/>
+        <location filename="../../desktop/console/check_panel.py" line="100"/>
         <source>FAIL</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="99"/>
+        <location filename="../../desktop/console/check_panel.py" line="101"/>
         <source>warn</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="129"/>
+        <location filename="../../desktop/console/check_panel.py" line="116"/>
+        <source>recognised</source>
+        <translation>识别为</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="137"/>
         <source>{0}: no verdict — {1}</source>
         <translation>{0}：无结论 — {1}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="131"/>
+        <location filename="../../desktop/console/check_panel.py" line="139"/>
         <source>PASSED</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="131"/>
+        <location filename="../../desktop/console/check_panel.py" line="139"/>
         <source>FAILED</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="132"/>
+        <location filename="../../desktop/console/check_panel.py" line="140"/>
         <source>{0}: {1}/{2} checks passed in {3:.1f} s — {4}</source>
         <translation>{0}：通过 {1}/{2} 项检查，用时 {3:.1f} 秒 — {4}</translation>
     </message>
@@ -579,134 +1136,144 @@
 <context>
     <name>ConsoleDock</name>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="36"/>
+        <location filename="../../desktop/console/console_dock.py" line="40"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="37"/>
+        <location filename="../../desktop/console/console_dock.py" line="41"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="38"/>
+        <location filename="../../desktop/console/console_dock.py" line="42"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="39"/>
+        <location filename="../../desktop/console/console_dock.py" line="43"/>
         <source>dead</source>
         <translation>已终止</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="40"/>
+        <location filename="../../desktop/console/console_dock.py" line="44"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="41"/>
+        <location filename="../../desktop/console/console_dock.py" line="45"/>
         <source>no kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="47"/>
+        <location filename="../../desktop/console/console_dock.py" line="51"/>
         <source>Could not read the kernel&apos;s environment: {0}</source>
         <translation>无法读取内核的运行环境：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="51"/>
+        <location filename="../../desktop/console/console_dock.py" line="55"/>
         <source>Device: CUDA {0}, {1} GiB, compute capability {2}</source>
         <translation>设备：CUDA {0}，{1} GiB，计算能力 {2}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="55"/>
+        <location filename="../../desktop/console/console_dock.py" line="59"/>
         <source>Device: CPU, {0} threads</source>
         <translation>设备：CPU，{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="58"/>
+        <location filename="../../desktop/console/console_dock.py" line="62"/>
         <source>torch is not importable here: {0}</source>
         <translation>此环境中无法导入 torch：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="62"/>
+        <location filename="../../desktop/console/console_dock.py" line="66"/>
         <source>stand-in (examdesk&apos;s CPU-capable copy of the flash_attn_func API)</source>
         <translation>替代实现（examdesk 自带的 flash_attn_func API 副本，可在 CPU 上运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="64"/>
+        <location filename="../../desktop/console/console_dock.py" line="68"/>
         <source>flash_attn: {0}</source>
         <translation>flash_attn：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="115"/>
+        <location filename="../../desktop/console/console_dock.py" line="121"/>
         <source>Python console</source>
         <translation>Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="144"/>
+        <location filename="../../desktop/console/console_dock.py" line="154"/>
         <source>Interrupt</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="145"/>
+        <location filename="../../desktop/console/console_dock.py" line="155"/>
         <source>Stop the running code (Ctrl+C in the console)</source>
         <translation>停止正在运行的代码（相当于在控制台按 Ctrl+C）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="146"/>
+        <location filename="../../desktop/console/console_dock.py" line="156"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="147"/>
+        <location filename="../../desktop/console/console_dock.py" line="157"/>
         <source>Kill the kernel and start a fresh one (variables are lost)</source>
         <translation>结束当前内核并启动一个新内核（变量会丢失）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="165"/>
+        <location filename="../../desktop/console/console_dock.py" line="175"/>
         <source>Restart kernel</source>
         <translation>重启内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="172"/>
+        <location filename="../../desktop/console/console_dock.py" line="182"/>
         <source>The Python console starts once the window is up…</source>
         <translation>窗口就绪后，Python 控制台将随即启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="212"/>
+        <location filename="../../desktop/console/console_dock.py" line="269"/>
         <source>the console was closed</source>
         <translation>控制台已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="255"/>
+        <location filename="../../desktop/console/console_dock.py" line="313"/>
         <source>Kernel: {0}</source>
         <translation>内核：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="261"/>
+        <location filename="../../desktop/console/console_dock.py" line="319"/>
         <source>the kernel was restarted</source>
         <translation>内核已重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="263"/>
+        <location filename="../../desktop/console/console_dock.py" line="321"/>
         <source>Restarting the kernel…</source>
         <translation>正在重启内核…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="274"/>
+        <location filename="../../desktop/console/console_dock.py" line="332"/>
         <source>{0}
 Restart the kernel to go on; your editor code is kept.</source>
         <translation>{0}
 请重启内核后继续；编辑器中的代码会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="280"/>
+        <location filename="../../desktop/console/console_dock.py" line="338"/>
         <source>The kernel is still busy after the interrupt (code in native loops may not stop). Restart it? Variables will be lost; your editor code is kept.</source>
         <translation>中断后内核仍在忙碌（原生代码中的循环可能无法停止）。要重启内核吗？变量会丢失；编辑器中的代码会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="285"/>
+        <location filename="../../desktop/console/console_dock.py" line="348"/>
+        <source>Switch kernel?</source>
+        <translation>切换内核？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="349"/>
+        <source>Switching to {0} shuts down the current kernel: the variables, functions and imports you ran in it are lost (your editor code is kept).</source>
+        <translation>切换到 {0} 会关闭当前内核：你在其中运行得到的变量、函数和导入都会丢失（编辑器中的代码会保留）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="357"/>
         <source>another kernel was chosen</source>
         <translation>已选择另一个内核</translation>
     </message>
@@ -714,142 +1281,183 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>ConsoleWiring</name>
     <message>
-        <location filename="../../desktop/console/wiring.py" line="44"/>
+        <location filename="../../desktop/console/wiring.py" line="65"/>
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
 </context>
 <context>
+    <name>CrashReporter</name>
+    <message>
+        <location filename="../../desktop/crash_reporting.py" line="134"/>
+        <source>Something went wrong inside examdesk.</source>
+        <translation>examdesk 内部出错了。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/crash_reporting.py" line="139"/>
+        <source>Copy details</source>
+        <translation>复制详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/crash_reporting.py" line="152"/>
+        <source>What you were doing may not have finished. You can keep working; if this happens again, please send the details.</source>
+        <translation>刚才的操作可能没有完成。你可以继续使用；如果再次出现，请把详细信息发给我们。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/crash_reporting.py" line="155"/>
+        <source>They are also in the log file %1.</source>
+        <translation>详细信息也已写入日志文件 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/crash_reporting.py" line="158"/>
+        <source>%n more error(s) happened since this one.</source>
+        <translation>
+            <numerusform>此后又发生了 %n 个错误。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/crash_reporting.py" line="163"/>
+        <source>… and %n more: see the log file.</source>
+        <translation>
+            <numerusform>… 另有 %n 个：请查看日志文件。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DashboardView</name>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="93"/>
+        <location filename="../../desktop/views/dashboard.py" line="69"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="95"/>
+        <location filename="../../desktop/views/dashboard.py" line="71"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="96"/>
+        <location filename="../../desktop/views/dashboard.py" line="72"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="103"/>
+        <location filename="../../desktop/views/dashboard.py" line="79"/>
         <source>Exam date</source>
         <translation>考试日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="137"/>
+        <location filename="../../desktop/views/dashboard.py" line="123"/>
         <source>%1 graded answers · %2 fully right · %3 due today</source>
-        <translation>已判分 %1 题次 · 全对 %2 · 今日待复习 %3</translation>
+        <translation>已判分 %1 题次 · 全对率 %2 · 今日待复习 %3</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <location filename="../../desktop/views/dashboard.py" line="126"/>
         <source>Answers</source>
         <translation>作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="140"/>
-        <source>Right</source>
-        <translation>全对</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/dashboard.py" line="140"/>
-        <location filename="../../desktop/views/dashboard.py" line="147"/>
+        <location filename="../../desktop/views/dashboard.py" line="136"/>
         <source>Score</source>
         <translation>得分率</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="141"/>
-        <source>Accuracy by topic</source>
-        <translation>各知识点正确率</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/dashboard.py" line="141"/>
+        <location filename="../../desktop/views/dashboard.py" line="130"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="143"/>
-        <source>Accuracy by question type</source>
-        <translation>各题型正确率</translation>
+        <location filename="../../desktop/views/dashboard.py" line="126"/>
+        <source>Fully right</source>
+        <translation>全对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="144"/>
+        <location filename="../../desktop/views/dashboard.py" line="126"/>
+        <source>Score rate</source>
+        <translation>得分率</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="129"/>
+        <source>Score rate by topic (points earned / possible)</source>
+        <translation>各知识点得分率（得分 / 满分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="132"/>
+        <source>Score rate by question type (points earned / possible)</source>
+        <translation>各题型得分率（得分 / 满分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="133"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="145"/>
+        <location filename="../../desktop/views/dashboard.py" line="134"/>
         <source>Exam scores per paper (%)</source>
         <translation>各试卷考试成绩（%）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="146"/>
+        <location filename="../../desktop/views/dashboard.py" line="135"/>
         <source>Paper</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="146"/>
+        <location filename="../../desktop/views/dashboard.py" line="135"/>
         <source>Attempt</source>
         <translation>第几次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="146"/>
+        <location filename="../../desktop/views/dashboard.py" line="135"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="148"/>
-        <location filename="../../desktop/views/dashboard.py" line="234"/>
+        <location filename="../../desktop/views/dashboard.py" line="137"/>
+        <location filename="../../desktop/views/dashboard.py" line="223"/>
         <source>Reviews due, next 14 days</source>
         <translation>未来 14 天待复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="149"/>
+        <location filename="../../desktop/views/dashboard.py" line="138"/>
         <source>Day</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="149"/>
+        <location filename="../../desktop/views/dashboard.py" line="138"/>
         <source>Due</source>
         <translation>待复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="150"/>
+        <location filename="../../desktop/views/dashboard.py" line="139"/>
         <source>Mean time per question (minutes)</source>
         <translation>每题平均用时（分钟）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="151"/>
+        <location filename="../../desktop/views/dashboard.py" line="140"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="151"/>
+        <location filename="../../desktop/views/dashboard.py" line="140"/>
         <source>Visits</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="151"/>
+        <location filename="../../desktop/views/dashboard.py" line="140"/>
         <source>Mean</source>
         <translation>平均</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="152"/>
+        <location filename="../../desktop/views/dashboard.py" line="141"/>
         <source>Budget</source>
         <translation>建议用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="231"/>
+        <location filename="../../desktop/views/dashboard.py" line="220"/>
         <source>Exam in %1 days; %2 reviews due before it</source>
         <translation>距考试 %1 天，考前待复习 %2 题次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="233"/>
+        <location filename="../../desktop/views/dashboard.py" line="222"/>
         <source>The exam date has passed</source>
         <translation>考试日期已过</translation>
     </message>
@@ -857,47 +1465,62 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>ExamView</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="108"/>
+        <location filename="../../desktop/views/exam.py" line="175"/>
         <source>Submit exam…</source>
         <translation>交卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="117"/>
+        <location filename="../../desktop/views/exam.py" line="184"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="123"/>
+        <location filename="../../desktop/views/exam.py" line="190"/>
+        <source>open book</source>
+        <translation>开卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="191"/>
+        <source>closed book: your code is checked after you submit</source>
+        <translation>闭卷：交卷后检查代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="192"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="156"/>
+        <location filename="../../desktop/views/exam.py" line="241"/>
+        <source>Your exam is still running: the clock keeps going while examdesk is closed (%1 left now). Your answers are saved and you can resume. Quit anyway?</source>
+        <translation>考试仍在进行：examdesk 关闭期间计时不会停止（现在还剩 %1）。你的答案已保存，之后可以继续考试。仍要退出吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="255"/>
         <source>%1 minutes left.</source>
         <translation>还剩 %1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="169"/>
+        <location filename="../../desktop/views/exam.py" line="268"/>
         <source>Submit the exam now? You cannot change answers afterwards.</source>
         <translation>现在交卷吗？交卷后不能再修改答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="171"/>
+        <location filename="../../desktop/views/exam.py" line="270"/>
         <source>Unanswered: %1</source>
         <translation>未作答：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="173"/>
+        <location filename="../../desktop/views/exam.py" line="272"/>
         <source>Flagged: %1</source>
         <translation>已标记：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="174"/>
+        <location filename="../../desktop/views/exam.py" line="273"/>
         <source>Time left: %1</source>
         <translation>剩余时间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="177"/>
+        <location filename="../../desktop/views/exam.py" line="276"/>
         <source>Submit exam</source>
         <translation>交卷</translation>
     </message>
@@ -905,40 +1528,287 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="195"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="231"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
 </context>
 <context>
+    <name>ImportReviewView</name>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="147"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="151"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="167"/>
+        <source>Source as printed (simplified, glosses removed)</source>
+        <translation>原文（已转为简体，已去除注音）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="186"/>
+        <source>Points</source>
+        <translation>分值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="189"/>
+        <source>Type</source>
+        <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="191"/>
+        <source>Stem</source>
+        <translation>题干</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="194"/>
+        <source>Letter</source>
+        <translation>字母</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="194"/>
+        <source>Option</source>
+        <translation>选项内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="203"/>
+        <source>Add option</source>
+        <translation>添加选项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="205"/>
+        <source>Remove option</source>
+        <translation>删除选项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="212"/>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="221"/>
+        <source>Key</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="224"/>
+        <source>Answer</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="229"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="232"/>
+        <source>Explanation</source>
+        <translation>解析</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="234"/>
+        <source>What the paper got wrong, if anything (needed when you change the printed key)</source>
+        <translation>原卷有误之处（如有；修改原卷答案时必填）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="236"/>
+        <source>Errata</source>
+        <translation>勘误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="242"/>
+        <source>Flags</source>
+        <translation>待核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="258"/>
+        <location filename="../../desktop/views/import_review.py" line="529"/>
+        <source>Mark verified</source>
+        <translation>标记为已核实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="268"/>
+        <source>Save to papers folder</source>
+        <translation>保存到试卷文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="313"/>
+        <source>verified</source>
+        <translation>已核实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="313"/>
+        <source>corrected</source>
+        <translation>已勘误</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/views/import_review.py" line="315"/>
+        <source>%n flag(s)</source>
+        <translation>
+            <numerusform>%n 处待核对</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="317"/>
+        <source>draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="325"/>
+        <source>%1 questions · %2 verified · %3 flags open</source>
+        <translation>%1 题 · 已核实 %2 · 待核对 %3 处</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="359"/>
+        <source>printed: %1</source>
+        <translation>原卷：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="360"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="411"/>
+        <source>Self-marked against the reference answer</source>
+        <translation>对照参考答案自评</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="426"/>
+        <source>e.g. B or A,C</source>
+        <translation>如 B 或 A,C</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="427"/>
+        <source>one key per blank, separated by |</source>
+        <translation>每空一个答案，用 | 分隔</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="430"/>
+        <source>Worked solution</source>
+        <translation>详细解答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="431"/>
+        <source>Reference answer</source>
+        <translation>参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="461"/>
+        <source>(no source text: this draft was opened from a pack)</source>
+        <translation>（没有原文：此草稿是从题包打开的）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="524"/>
+        <source>unverified draft</source>
+        <translation>未核实的草稿</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="525"/>
+        <source>verified: printed key confirmed</source>
+        <translation>已核实：原卷答案无误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="526"/>
+        <source>verified: corrected (errata)</source>
+        <translation>已核实：已更正（勘误）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="528"/>
+        <source>Mark unverified</source>
+        <translation>标记为未核实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="543"/>
+        <source>Question %1 is a draft again.</source>
+        <translation>第 %1 题已改回草稿。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="550"/>
+        <source>Not verified: %1</source>
+        <translation>未能核实：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="553"/>
+        <source>Question %1 verified as “%2”; %3 flag(s) resolved.</source>
+        <translation>第 %1 题已核实为“%2”；已处理 %3 处待核对。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="580"/>
+        <source>Saving to %1 …</source>
+        <translation>正在保存到 %1 …</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="585"/>
+        <source>writing %v/%m</source>
+        <translation>正在写入 %v/%m</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="586"/>
+        <source>validating</source>
+        <translation>正在校验</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="587"/>
+        <source>moving into place</source>
+        <translation>正在移到目标位置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="596"/>
+        <source>Saved %1 (%2 questions).</source>
+        <translation>已保存 %1（%2 题）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="601"/>
+        <source>Replace existing pack</source>
+        <translation>替换已有题包</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="602"/>
+        <source>%1 already holds a pack; press again to replace it, or change the id.</source>
+        <translation>%1 中已有题包；再按一次即可替换，或者修改 ID。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="605"/>
+        <location filename="../../desktop/views/import_review.py" line="608"/>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+</context>
+<context>
     <name>KernelChooser</name>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="27"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="40"/>
         <source>Python kernel the console and the checks run in</source>
         <translation>控制台和检查所使用的 Python 内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="32"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="45"/>
         <source>examdesk (this Python)</source>
         <translation>examdesk（当前 Python）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="68"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="100"/>
         <source>Connect to existing kernel…</source>
         <translation>连接到已有内核…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="102"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="138"/>
         <source>Connect to an existing kernel</source>
         <translation>连接到已有内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="103"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="139"/>
         <source>Kernel connection files (kernel-*.json *.json)</source>
         <translation>内核连接文件 (kernel-*.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="108"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="144"/>
         <source>{0} (connected)</source>
         <translation>{0}（已连接）</translation>
     </message>
@@ -946,63 +1816,63 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>KernelSession</name>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="44"/>
+        <location filename="../../desktop/console/kernel_session.py" line="52"/>
         <source>The kernel stopped answering.</source>
         <translation>内核停止了响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="50"/>
+        <location filename="../../desktop/console/kernel_session.py" line="58"/>
         <source>The kernel was killed by {0} ({1}).</source>
         <translation>内核被 {0}（{1}）终止。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="52"/>
+        <location filename="../../desktop/console/kernel_session.py" line="60"/>
         <source>Often the out-of-memory killer: the code used more memory than the machine has.</source>
         <translation>通常是内存不足时的 OOM killer 所致：代码占用的内存超过了本机可用内存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="54"/>
+        <location filename="../../desktop/console/kernel_session.py" line="62"/>
         <source>A crash in native code (segmentation fault).</source>
         <translation>原生代码崩溃（段错误）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="56"/>
+        <location filename="../../desktop/console/kernel_session.py" line="64"/>
         <source>The process aborted (os.abort or a failed assertion in native code).</source>
         <translation>进程已中止（os.abort 或原生代码中的断言失败）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="58"/>
+        <location filename="../../desktop/console/kernel_session.py" line="66"/>
         <source>A crash in native code (bus error).</source>
         <translation>原生代码崩溃（总线错误）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="63"/>
+        <location filename="../../desktop/console/kernel_session.py" line="71"/>
         <source>The kernel exited with status {0}.</source>
         <translation>内核已退出，退出状态为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="65"/>
-        <location filename="../../desktop/console/kernel_session.py" line="463"/>
+        <location filename="../../desktop/console/kernel_session.py" line="73"/>
+        <location filename="../../desktop/console/kernel_session.py" line="536"/>
         <source>Last lines it wrote:</source>
         <translation>内核最后输出的几行：</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="211"/>
+        <location filename="../../desktop/console/kernel_session.py" line="252"/>
         <source>The kernel could not start: {0}</source>
         <translation>内核无法启动：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="242"/>
+        <location filename="../../desktop/console/kernel_session.py" line="294"/>
         <source>The kernel could not restart: {0}</source>
         <translation>内核无法重启：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="440"/>
+        <location filename="../../desktop/console/kernel_session.py" line="513"/>
         <source>The connected kernel has not answered its heartbeat for {0:.0f} s: it has died or the connection is lost.</source>
         <translation>已连接的内核已有 {0:.0f} 秒未响应心跳：它可能已终止，或连接已断开。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="445"/>
+        <location filename="../../desktop/console/kernel_session.py" line="518"/>
         <source>The kernel did not become ready within {0} s.</source>
         <translation>内核未能在 {0} 秒内就绪。</translation>
     </message>
@@ -1010,47 +1880,47 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="170"/>
+        <location filename="../../desktop/views/library.py" line="183"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="173"/>
+        <location filename="../../desktop/views/library.py" line="186"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="176"/>
+        <location filename="../../desktop/views/library.py" line="189"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="180"/>
+        <location filename="../../desktop/views/library.py" line="193"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="186"/>
+        <location filename="../../desktop/views/library.py" line="199"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="216"/>
+        <location filename="../../desktop/views/library.py" line="229"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="220"/>
+        <location filename="../../desktop/views/library.py" line="233"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="233"/>
+        <location filename="../../desktop/views/library.py" line="256"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="234"/>
+        <location filename="../../desktop/views/library.py" line="257"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
@@ -1058,124 +1928,248 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="132"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="140"/>
+        <location filename="../../desktop/main_window.py" line="141"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="147"/>
+        <location filename="../../desktop/main_window.py" line="143"/>
+        <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
+        <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="145"/>
+        <source>Import pasted &amp;text…</source>
+        <translation>导入粘贴的文本(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="146"/>
+        <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
+        <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="153"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="159"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="151"/>
+        <location filename="../../desktop/main_window.py" line="166"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="153"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="155"/>
+        <location filename="../../desktop/main_window.py" line="170"/>
         <source>&amp;Due today</source>
         <translation>今日复习(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="156"/>
+        <location filename="../../desktop/main_window.py" line="171"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="162"/>
+        <location filename="../../desktop/main_window.py" line="177"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="163"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="164"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="165"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="196"/>
+        <location filename="../../desktop/main_window.py" line="187"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="188"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="226"/>
+        <source>Check results log (console)</source>
+        <translation>检查结果日志（控制台）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="263"/>
+        <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
+        <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="269"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="197"/>
+        <location filename="../../desktop/main_window.py" line="576"/>
+        <source>Quit examdesk?</source>
+        <translation>退出 examdesk？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="258"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="244"/>
+        <location filename="../../desktop/main_window.py" line="327"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="313"/>
+        <location filename="../../desktop/main_window.py" line="402"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="320"/>
+        <location filename="../../desktop/main_window.py" line="409"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="326"/>
+        <location filename="../../desktop/main_window.py" line="415"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="375"/>
+        <location filename="../../desktop/main_window.py" line="457"/>
+        <location filename="../../desktop/main_window.py" line="493"/>
+        <source>Import paper</source>
+        <translation>导入试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="494"/>
+        <source>This file cannot be imported; nothing was written.</source>
+        <translation>无法导入此文件；没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="530"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="377"/>
+        <location filename="../../desktop/main_window.py" line="532"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="536"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="384"/>
+        <location filename="../../desktop/main_window.py" line="539"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
+</context>
+<context>
+    <name>Messages</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="406"/>
-        <source>Not checked: %1</source>
-        <translation>未检查：%1</translation>
+        <location filename="../../question_db/messages.py" line="27"/>
+        <source>Cannot save to {path}: the disk is full. What you just entered was not saved; your earlier progress is intact. Free some space and try again.</source>
+        <translation>无法保存到 {path}：磁盘已满。你刚才输入的内容没有保存；之前的进度完好无损。请释放一些空间后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="30"/>
+        <source>Cannot save to {path}: the file or its folder is read-only. What you just entered was not saved. Make the folder writable or choose another data folder (--data-dir).</source>
+        <translation>无法保存到 {path}：该文件或其所在文件夹是只读的。你刚才输入的内容没有保存。请让该文件夹可写，或另选一个数据文件夹（--data-dir）。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="34"/>
+        <source>Cannot use {path}: another program kept it locked. What you just entered was not saved. Close other examdesk windows and try again.</source>
+        <translation>无法使用 {path}：另一个程序一直锁定着它。你刚才输入的内容没有保存。请关闭其他 examdesk 窗口后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="37"/>
+        <source>Cannot read or write {path} ({detail}). What you just entered was not saved; your earlier progress is intact.</source>
+        <translation>无法读写 {path}（{detail}）。你刚才输入的内容没有保存；之前的进度完好无损。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="40"/>
+        <source>Your latest changes stay on screen, and examdesk saves them again with your next change once the problem is fixed (free some space, or make the folder writable).</source>
+        <translation>你最近的修改仍保留在屏幕上；问题解决后（释放一些空间，或让文件夹可写），examdesk 会在你下一次修改时再次保存它们。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="45"/>
+        <source>Your progress file {path} is damaged. It was kept unchanged as {moved_to}, and examdesk started a new, empty progress file.</source>
+        <translation>你的进度文件 {path} 已损坏。它已原样保留为 {moved_to}，examdesk 新建了一个空的进度文件。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="48"/>
+        <source>No backup of it was found.</source>
+        <translation>没有找到它的备份。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="50"/>
+        <source>A backup is available ({backup}): restore it to get your progress back as of that day.</source>
+        <translation>有可用的备份（{backup}）：恢复它即可找回截至当天的进度。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="53"/>
+        <source>Your progress file {path} was written by a newer version of examdesk (schema version {version}; this one understands up to {supported}). It was left untouched. Until you update examdesk, your progress is saved in {side_path} instead.</source>
+        <translation>你的进度文件 {path} 由更新版本的 examdesk 写入（数据结构版本 {version}；当前版本最高支持 {supported}），已保持原样未改动。在你更新 examdesk 之前，进度改为保存在 {side_path}。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="58"/>
+        <source>The data folder {folder} is read-only, so examdesk cannot save your progress. You can look at what was saved before, but new answers will not be saved. Make the folder writable, or start examdesk with --data-dir set to a writable folder.</source>
+        <translation>数据文件夹 {folder} 是只读的，examdesk 无法保存你的进度。你可以查看之前保存的内容，但新的答案不会被保存。请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="63"/>
+        <source>The disk that holds {path} is full, so examdesk cannot save your progress. Nothing you do will be saved until space is freed; then restart examdesk.</source>
+        <translation>存放 {path} 的磁盘已满，examdesk 无法保存你的进度。释放空间之前，你的任何操作都不会被保存；释放后请重启 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="67"/>
+        <source>examdesk cannot save your progress in {path} ({detail}). Nothing you do will be saved until that is fixed; then restart examdesk.</source>
+        <translation>examdesk 无法将进度保存到 {path}（{detail}）。问题解决之前，你的任何操作都不会被保存；解决后请重启 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="70"/>
+        <source>The daily backup of your progress could not be written to {path} ({detail}). Your progress file itself is fine.</source>
+        <translation>无法将进度的每日备份写入 {path}（{detail}）。进度文件本身完好。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="73"/>
+        <source>Little space is left on the disk that holds {path} ({free_mib} MiB free). When it is full, examdesk cannot save your answers.</source>
+        <translation>存放 {path} 的磁盘剩余空间不多（仅剩 {free_mib} MiB）。磁盘满后，examdesk 将无法保存你的答案。</translation>
     </message>
 </context>
 <context>
@@ -1217,49 +2211,54 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="59"/>
-        <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
-        <translation>%1 题 · %2 分 · %3 分钟 · %4 题已勘误或作废</translation>
+        <location filename="../../desktop/views/library.py" line="66"/>
+        <source>%1 (%2 scored: void questions are not)</source>
+        <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="66"/>
-        <location filename="../../desktop/views/library.py" line="112"/>
+        <location filename="../../desktop/views/library.py" line="68"/>
+        <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
+        <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="77"/>
+        <location filename="../../desktop/views/library.py" line="124"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="76"/>
+        <location filename="../../desktop/views/library.py" line="88"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="79"/>
-        <location filename="../../desktop/views/library.py" line="124"/>
+        <location filename="../../desktop/views/library.py" line="91"/>
+        <location filename="../../desktop/views/library.py" line="136"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="84"/>
+        <location filename="../../desktop/views/library.py" line="96"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="106"/>
+        <location filename="../../desktop/views/library.py" line="118"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="117"/>
+        <location filename="../../desktop/views/library.py" line="129"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="119"/>
+        <location filename="../../desktop/views/library.py" line="131"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="121"/>
+        <location filename="../../desktop/views/library.py" line="133"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -1267,22 +2266,22 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="104"/>
+        <location filename="../../desktop/views/paper_session.py" line="130"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="105"/>
+        <location filename="../../desktop/views/paper_session.py" line="131"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="106"/>
+        <location filename="../../desktop/views/paper_session.py" line="132"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="108"/>
+        <location filename="../../desktop/views/paper_session.py" line="134"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -1290,123 +2289,179 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PracticeView</name>
     <message>
-        <location filename="../../desktop/views/practice.py" line="59"/>
+        <location filename="../../desktop/views/practice.py" line="48"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="62"/>
+        <location filename="../../desktop/views/practice.py" line="51"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="69"/>
-        <source>Submit (Enter)</source>
-        <translation>提交（Enter）</translation>
+        <location filename="../../desktop/views/practice.py" line="58"/>
+        <source>Submit</source>
+        <translation>提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="73"/>
+        <location filename="../../desktop/views/practice.py" line="62"/>
         <source>Save self-marks</source>
         <translation>保存自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="112"/>
+        <location filename="../../desktop/views/practice.py" line="100"/>
+        <source>Submit (%1)</source>
+        <translation>提交（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="107"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="132"/>
+        <location filename="../../desktop/views/practice.py" line="127"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="137"/>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="165"/>
+        <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
+        <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
     </message>
 </context>
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="379"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="423"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="380"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="425"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="406"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="427"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="499"/>
+        <source>Reset to starter</source>
+        <translation>恢复初始代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="429"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="431"/>
+        <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
+        <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="474"/>
+        <source>The code changed since these results: check again.</source>
+        <translation>得出这些结果后代码已修改：请重新检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="500"/>
+        <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
+        <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="520"/>
+        <source>History (%1)</source>
+        <translation>历史记录（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="534"/>
+        <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
+        <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="545"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="414"/>
-        <source>%1 of %2 checks passed</source>
-        <translation>通过 %1/%2 项检查</translation>
+        <location filename="../../desktop/views/answer_widgets.py" line="548"/>
+        <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
+        <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="550"/>
+        <source>Run your code in the console (F5)</source>
+        <translation>在控制台运行你的代码（F5）</translation>
     </message>
 </context>
 <context>
     <name>ProgressFiles</name>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="33"/>
+        <location filename="../../desktop/views/progress_files.py" line="31"/>
         <source>Progress (JSON) (*.json);;Spreadsheet (CSV) (*.csv)</source>
         <translation>学习记录（JSON）(*.json);;表格（CSV）(*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="39"/>
+        <location filename="../../desktop/views/progress_files.py" line="37"/>
         <source>Export progress</source>
         <translation>导出学习记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="49"/>
+        <location filename="../../desktop/views/progress_files.py" line="47"/>
         <source>Progress exported</source>
         <translation>学习记录已导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="50"/>
+        <location filename="../../desktop/views/progress_files.py" line="48"/>
         <source>Your progress was saved to %1.</source>
         <translation>学习记录已保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="51"/>
+        <location filename="../../desktop/views/progress_files.py" line="49"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="57"/>
+        <location filename="../../desktop/views/progress_files.py" line="55"/>
         <source>Import progress</source>
         <translation>导入学习记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="64"/>
+        <location filename="../../desktop/views/progress_files.py" line="62"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="70"/>
+        <location filename="../../desktop/views/progress_files.py" line="68"/>
         <source>sessions</source>
         <translation>次练习/考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="70"/>
+        <location filename="../../desktop/views/progress_files.py" line="68"/>
         <source>answers</source>
         <translation>条作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="71"/>
+        <location filename="../../desktop/views/progress_files.py" line="69"/>
         <source>reviews</source>
         <translation>条复习记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="74"/>
+        <location filename="../../desktop/views/progress_files.py" line="72"/>
         <source>Added: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="75"/>
+        <location filename="../../desktop/views/progress_files.py" line="73"/>
         <source>Skipped, already here: %1.</source>
         <translation>已存在而跳过：%1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/progress_files.py" line="76"/>
+        <location filename="../../desktop/views/progress_files.py" line="74"/>
         <source>Progress imported</source>
         <translation>学习记录已导入</translation>
     </message>
@@ -1414,12 +2469,12 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>RubricChecklist</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="220"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="256"/>
         <source>Self-marking: tick each point your answer covers</source>
         <translation>自评：勾选你的答案覆盖的要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="231"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="267"/>
         <source>scored by the checks</source>
         <translation>由代码检查计分</translation>
     </message>
@@ -1427,37 +2482,62 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>StartExamDialog</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="44"/>
+        <location filename="../../desktop/views/exam.py" line="56"/>
+        <source>%1 (the paper prints %2: %3 points are on %4 void question(s), which have no correct answer and are not scored)</source>
+        <translation>%1（原卷标注 %2 分，其中 %3 分属于 %4 道作废题：这些题没有正确答案，不计分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="69"/>
         <source>Start exam</source>
         <translation>开始考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="54"/>
+        <location filename="../../desktop/views/exam.py" line="79"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="55"/>
+        <location filename="../../desktop/views/exam.py" line="80"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="56"/>
-        <source>Questions</source>
-        <translation>逐题</translation>
+        <location filename="../../desktop/views/exam.py" line="83"/>
+        <source>Number of questions</source>
+        <translation>题量</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="57"/>
-        <source>Points</source>
-        <translation>得分</translation>
+        <location filename="../../desktop/views/exam.py" line="87"/>
+        <source>Total points</source>
+        <translation>总分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="64"/>
+        <location filename="../../desktop/views/exam.py" line="94"/>
+        <source>Exam mode</source>
+        <translation>考试模式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="97"/>
+        <source>Closed book, as in the real exam: no Check and no console until you submit; your code is checked after submission and the results are in the report</source>
+        <translation>闭卷，与正式考试一致：交卷前不能使用“检查”和控制台；交卷后再检查你的代码，结果见成绩单</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="101"/>
+        <source>Open book: Check and the Python console work during the exam</source>
+        <translation>开卷：考试期间可以使用“检查”和 Python 控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="113"/>
+        <source>Score the %1 unverified (imported) question(s) too: their keys are as the source printed them, nobody has checked them</source>
+        <translation>同时为 %1 道未核实（导入）的题目计分：它们的答案是原卷所给答案，尚无人核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="120"/>
         <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
         <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="71"/>
+        <location filename="../../desktop/views/exam.py" line="127"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -1465,93 +2545,23 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>StorageNotice</name>
     <message>
-        <location filename="../../desktop/views/storage_notice.py" line="40"/>
-        <source>Your progress file %1 is damaged. It was kept unchanged as %2, and examdesk started a new, empty progress file.</source>
-        <translation>你的进度文件 %1 已损坏。它已原样保留为 %2，examdesk 新建了一个空的进度文件。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="45"/>
-        <source>No backup of it was found.</source>
-        <translation>没有找到它的备份。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="46"/>
-        <source>A backup is available (%1): restore it to get your progress back as of that day.</source>
-        <translation>有可用的备份（%1）：恢复它即可找回截至当天的进度。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="50"/>
-        <source>Your progress file %1 was written by a newer version of examdesk. It was left untouched. Until you update examdesk, your progress is saved in %2 instead.</source>
-        <translation>你的进度文件 %1 由更新版本的 examdesk 写入，已保持原样未改动。在你更新 examdesk 之前，进度改为保存在 %2。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="56"/>
-        <source>The data folder %1 is read-only, so examdesk cannot save your progress. You can look at what was saved before, but new answers will not be saved. Make the folder writable, or start examdesk with --data-dir set to a writable folder.</source>
-        <translation>数据文件夹 %1 是只读的，examdesk 无法保存你的进度。你可以查看之前保存的内容，但新的答案不会被保存。请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="63"/>
-        <source>The disk that holds %1 is full, so examdesk cannot save your progress. Nothing you do will be saved until space is freed; then restart examdesk.</source>
-        <translation>存放 %1 的磁盘已满，examdesk 无法保存你的进度。释放空间之前，你的任何操作都不会被保存；释放后请重启 examdesk。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="68"/>
-        <source>The daily backup of your progress could not be written to %1. Your progress file itself is fine.</source>
-        <translation>无法将进度的每日备份写入 %1。进度文件本身完好。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="72"/>
-        <source>Little space is left on the disk that holds %1. When it is full, examdesk cannot save your answers.</source>
-        <translation>存放 %1 的磁盘剩余空间不多。磁盘满后，examdesk 将无法保存你的答案。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="75"/>
-        <source>examdesk cannot save your progress in %1. Nothing you do will be saved until that is fixed; then restart examdesk.</source>
-        <translation>examdesk 无法将进度保存到 %1。问题解决之前，你的任何操作都不会被保存；解决后请重启 examdesk。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="104"/>
-        <location filename="../../desktop/views/storage_notice.py" line="161"/>
+        <location filename="../../desktop/views/storage_notice.py" line="76"/>
+        <location filename="../../desktop/views/storage_notice.py" line="133"/>
         <source>Your progress file</source>
         <translation>你的进度文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/storage_notice.py" line="115"/>
+        <location filename="../../desktop/views/storage_notice.py" line="87"/>
         <source>Restore backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/storage_notice.py" line="137"/>
-        <source>the progress file is still busy; try again in a moment</source>
-        <translation>进度文件仍在使用中，请稍后再试</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="159"/>
+        <location filename="../../desktop/views/storage_notice.py" line="131"/>
         <source>The backup could not be restored: %1</source>
         <translation>无法恢复备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/storage_notice.py" line="171"/>
-        <source>The disk is full, so your latest changes could not be saved.</source>
-        <translation>磁盘已满，你最近的修改未能保存。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="174"/>
-        <source>The progress file or its folder is read-only, so your latest changes could not be saved.</source>
-        <translation>进度文件或其所在文件夹是只读的，你最近的修改未能保存。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="177"/>
-        <source>The disk refused to save your latest changes.</source>
-        <translation>磁盘拒绝保存你最近的修改。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="178"/>
-        <source>They stay on screen, and examdesk saves them again with your next change once the problem is fixed (free some space, or make the folder writable).</source>
-        <translation>这些内容仍保留在屏幕上；问题解决后（释放一些空间，或让文件夹可写），examdesk 会在你下一次修改时再次保存它们。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="198"/>
+        <location filename="../../desktop/views/storage_notice.py" line="160"/>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
@@ -1559,7 +2569,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>SubjectiveAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="337"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="383"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
     </message>
@@ -1567,94 +2577,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>WrongBookView</name>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="53"/>
+        <location filename="../../desktop/views/wrong_book.py" line="51"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="55"/>
+        <location filename="../../desktop/views/wrong_book.py" line="53"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="58"/>
+        <location filename="../../desktop/views/wrong_book.py" line="56"/>
         <source>Practise these</source>
         <translation>练习这些题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="68"/>
+        <location filename="../../desktop/views/wrong_book.py" line="66"/>
         <source>All papers</source>
         <translation>全部试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="71"/>
+        <location filename="../../desktop/views/wrong_book.py" line="69"/>
         <source>All topics</source>
         <translation>全部知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="74"/>
+        <location filename="../../desktop/views/wrong_book.py" line="72"/>
         <source>All types</source>
         <translation>全部题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="76"/>
+        <location filename="../../desktop/views/wrong_book.py" line="74"/>
         <source>Show mastered</source>
         <translation>显示已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="92"/>
-        <location filename="../../desktop/views/wrong_book.py" line="210"/>
+        <location filename="../../desktop/views/wrong_book.py" line="90"/>
+        <location filename="../../desktop/views/wrong_book.py" line="216"/>
         <source>Mark mastered</source>
         <translation>标记为已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="95"/>
+        <location filename="../../desktop/views/wrong_book.py" line="93"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="165"/>
+        <location filename="../../desktop/views/wrong_book.py" line="171"/>
         <source>%1 question(s) to review</source>
         <translation>待复习 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="176"/>
-        <location filename="../../desktop/views/wrong_book.py" line="222"/>
+        <location filename="../../desktop/views/wrong_book.py" line="182"/>
+        <location filename="../../desktop/views/wrong_book.py" line="228"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="178"/>
+        <location filename="../../desktop/views/wrong_book.py" line="184"/>
         <source>missed %1×</source>
         <translation>错 %1 次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="179"/>
+        <location filename="../../desktop/views/wrong_book.py" line="185"/>
         <source>mastered</source>
         <translation>已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="205"/>
+        <location filename="../../desktop/views/wrong_book.py" line="211"/>
         <source>Nothing here: every question you missed is mastered, or none matches the filters.</source>
         <translation>这里没有题目：做错的题都已掌握，或没有题目符合筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="209"/>
+        <location filename="../../desktop/views/wrong_book.py" line="215"/>
         <source>Not mastered yet</source>
         <translation>还没掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="216"/>
+        <location filename="../../desktop/views/wrong_book.py" line="222"/>
         <source>missed %1×, last on %2</source>
         <translation>错 %1 次，最近一次 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="219"/>
+        <location filename="../../desktop/views/wrong_book.py" line="225"/>
         <source>right %1× since: mark it mastered when it sticks</source>
         <translation>此后答对 %1 次：记牢了就标记为已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="242"/>
+        <location filename="../../desktop/views/wrong_book.py" line="248"/>
         <source>Question %1 marked mastered.</source>
         <translation>第 %1 题已标记为已掌握。</translation>
     </message>
