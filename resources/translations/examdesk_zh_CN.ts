@@ -955,12 +955,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="249"/>
+        <location filename="../../desktop/app.py" line="251"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="284"/>
+        <location filename="../../desktop/app.py" line="286"/>
         <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
         <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
@@ -1880,47 +1880,47 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="183"/>
+        <location filename="../../desktop/views/library.py" line="175"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="186"/>
+        <location filename="../../desktop/views/library.py" line="178"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="189"/>
+        <location filename="../../desktop/views/library.py" line="181"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="193"/>
+        <location filename="../../desktop/views/library.py" line="185"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="199"/>
+        <location filename="../../desktop/views/library.py" line="191"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="229"/>
+        <location filename="../../desktop/views/library.py" line="221"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="233"/>
+        <location filename="../../desktop/views/library.py" line="225"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="256"/>
+        <location filename="../../desktop/views/library.py" line="249"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="257"/>
+        <location filename="../../desktop/views/library.py" line="250"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
@@ -2038,7 +2038,7 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="576"/>
+        <location filename="../../desktop/main_window.py" line="577"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
@@ -2079,22 +2079,22 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="530"/>
+        <location filename="../../desktop/main_window.py" line="531"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="532"/>
+        <location filename="../../desktop/main_window.py" line="533"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="536"/>
+        <location filename="../../desktop/main_window.py" line="537"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="539"/>
+        <location filename="../../desktop/main_window.py" line="540"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -2211,54 +2211,54 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="66"/>
+        <location filename="../../desktop/views/library.py" line="58"/>
         <source>%1 (%2 scored: void questions are not)</source>
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="68"/>
+        <location filename="../../desktop/views/library.py" line="60"/>
         <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="77"/>
-        <location filename="../../desktop/views/library.py" line="124"/>
+        <location filename="../../desktop/views/library.py" line="69"/>
+        <location filename="../../desktop/views/library.py" line="116"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="88"/>
+        <location filename="../../desktop/views/library.py" line="80"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="91"/>
-        <location filename="../../desktop/views/library.py" line="136"/>
+        <location filename="../../desktop/views/library.py" line="83"/>
+        <location filename="../../desktop/views/library.py" line="128"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="96"/>
+        <location filename="../../desktop/views/library.py" line="88"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="118"/>
+        <location filename="../../desktop/views/library.py" line="110"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="129"/>
+        <location filename="../../desktop/views/library.py" line="121"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="131"/>
+        <location filename="../../desktop/views/library.py" line="123"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="133"/>
+        <location filename="../../desktop/views/library.py" line="125"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
