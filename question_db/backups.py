@@ -14,6 +14,9 @@ from pathlib import Path
 from .sqlite_file import copy_database, has_files, read_only_connection, set_aside
 from .schema import SCHEMA_VERSION
 
+__all__ = ["BACKUP_DIR", "KEEP", "backups_dir", "list_backups", "daily_backup",
+           "is_good_backup", "newest_good_backup", "restore_backup"]
+
 BACKUP_DIR = "backups"
 KEEP = 7
 

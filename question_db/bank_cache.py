@@ -34,6 +34,10 @@ from . import model
 from .model import Bank
 from .paths import BUNDLED_PAPERS
 
+__all__ = ["LOADER_SOURCE", "CACHE_PREFIX", "CACHE_SUFFIX", "FORMAT", "fingerprint",
+           "cache_path", "cached_bank", "load_and_cache_bank", "encode_bank", "decode_bank",
+           "CacheMismatch", "Codec"]
+
 # The loader's source: a changed loader must not read an old copy. Not imported here: a
 # cache hit needs only the model classes (the loader's imports cost ~10 ms at start-up).
 LOADER_SOURCE = Path(__file__).with_name("bank.py")

@@ -9,6 +9,9 @@ from .bank import load_bank
 from .model import Bank
 from .paths import data_dir, user_papers_dir
 
+__all__ = ["cmd_validate", "cmd_list", "cmd_export", "cmd_import", "import_summary",
+           "cmd_check", "build_parser", "main"]
+
 
 def _bank(args: argparse.Namespace, *, paths: list[str] | None = None) -> Bank:
     extra = [Path(p) for p in (args.papers or [])]

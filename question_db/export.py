@@ -5,6 +5,8 @@ from typing import Any
 
 from .model import Bank, Paper, Question
 
+__all__ = ["question_json", "paper_json", "bank_json"]
+
 
 def _answer_json(q: Question, key: Any) -> Any:
     if q.type == "calculation":

@@ -35,6 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+__all__ = ["APP_KERNEL", "CONNECT_PREFIX", "TRANSPORT", "SHUTDOWN_WAIT_S", "RUNTIME_FOLDER",
+           "KernelChoice", "runtime_dir", "sweep_stale_files", "new_log_file",
+           "new_connection_file", "new_ipc_address", "remove_file", "app_kernelspec_dir",
+           "kernel_spec_manager", "available_kernels", "configure_manager",
+           "start_managed_kernel", "connect_client", "shutdown_kernel", "kill_process_group",
+           "close_thread_event_loop", "tail"]
+
 log = logging.getLogger(__name__)
 
 APP_KERNEL = "examdesk-python"

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
+__all__ = ["LOG_DIR", "LOG_FILE", "MAX_BYTES", "BACKUP_COUNT", "FORMAT", "log_file",
+           "EarlyRecords", "collect_early_records", "versions", "start_file_log"]
+
 if TYPE_CHECKING:
     from logging.handlers import RotatingFileHandler
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+__all__ = ["ENV_DATA_DIR", "BUNDLED_PAPERS", "PROGRESS_FILE", "CACHE_DIR",
+           "SEARCH_INDEX_FILE", "data_dir", "user_papers_dir", "bank_cache_dir",
+           "installed_paper_roots", "progress_path", "search_index_path"]
+
 ENV_DATA_DIR = "EXAMDESK_DATA_DIR"
 BUNDLED_PAPERS = Path(__file__).parent / "papers"  # the papers shipped with examdesk
 PROGRESS_FILE = "progress.sqlite3"

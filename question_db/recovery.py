@@ -29,6 +29,9 @@ from .paths import progress_path
 from .schema import SCHEMA_VERSION
 from .store import CorruptDatabase, ProgressStore, TooNewDatabase
 
+__all__ = ["LOW_DISK_BYTES", "CORRUPT", "TOO_NEW", "READ_ONLY", "DISK_FULL", "STORAGE",
+           "BACKUP_FAILED", "LOW_DISK", "Notice", "side_path", "open_progress"]
+
 LOW_DISK_BYTES = 10 * 2**20
 
 CORRUPT = "corrupt"

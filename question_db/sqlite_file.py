@@ -9,6 +9,10 @@ from pathlib import Path
 
 from . import messages
 
+__all__ = ["StorageError", "StorageFull", "StorageReadOnly", "storage_error", "is_corruption",
+           "read_only_connection", "writable_dir", "copy_database", "SIDE_FILES", "set_aside",
+           "has_files"]
+
 
 class StorageError(Exception):
     """The disk refused a read or write. ``kind`` names what happened (a key of

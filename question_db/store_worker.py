@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .paths import progress_path
 
+__all__ = ["StoreWorker", "progress_worker"]
+
 if TYPE_CHECKING:
     from .store import ProgressStore
 

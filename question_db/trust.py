@@ -18,6 +18,9 @@ from .paths import BUNDLED_PAPERS
 from .model import Paper
 from .paths import data_dir as default_data_dir
 
+__all__ = ["TRUST_FILE", "UntrustedPack", "is_bundled", "runs_code", "pack_files",
+           "pack_hash", "is_trusted", "needs_consent", "grant", "revoke", "require_trusted"]
+
 TRUST_FILE = "trusted_packs.json"
 _SKIP_DIRS = {"__pycache__"}  # written by Python itself when a pack's module is imported
 

@@ -18,6 +18,10 @@ import time
 import traceback
 import types
 
+__all__ = ["MAX_MESSAGE", "CheckFailed", "Check", "SUITES", "LAST", "check", "Context",
+           "cast_floating_", "tensor_mismatch", "assert_close", "load_suite", "run_check",
+           "environment", "is_finite_number"]
+
 MAX_MESSAGE = 500
 
 

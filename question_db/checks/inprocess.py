@@ -12,6 +12,9 @@ import sys
 import types
 from pathlib import Path
 
+__all__ = ["HERE", "harness_module", "ensure_flash_attn", "run_suite_inprocess",
+           "run_solutions_inprocess"]
+
 HERE = Path(__file__).parent
 
 

@@ -24,6 +24,11 @@ import torch
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
+__all__ = ["PAIRINGS", "PACKINGS", "KV_PACKINGS", "HOW_TO_EXPOSE", "ParamTrace",
+           "math_attention", "flash_attn_kind", "scaled_dot_product_attention",
+           "AttentionTap", "describe_attention", "Matrix", "leaf_name", "name_roles",
+           "Projections", "split_projections", "rope", "relative_error"]
+
 PAIRINGS = {"interleaved": "interleaved pairs (2i, 2i+1) (Meta/RoFormer/GPT-J)",
             "half": "rotate-half pairs (i, i+d/2) (HF Llama/GPT-NeoX)"}
 PACKINGS = {"three h d": "[q | k | v] blocks", "h three d": "per head [q_h k_h v_h]"}

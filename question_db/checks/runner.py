@@ -20,6 +20,11 @@ from ..model import Bank, Question
 from .. import kernels, trust
 from ..paths import data_dir
 
+__all__ = ["HERE", "HARNESS_MODULE", "LAYOUTS_MODULE", "INTERRUPT_GRACE_S",
+           "KernelUnresponsive", "CheckError", "CheckReport", "solution_exec_code",
+           "KernelCheckRunner", "start_kernel", "shutdown_kernel", "interrupter",
+           "run_in_fresh_kernel", "format_report", "check_solution_cli"]
+
 HERE = Path(__file__).parent
 HARNESS_MODULE = "_examdesk_harness"
 LAYOUTS_MODULE = "_examdesk_layouts"

@@ -41,6 +41,10 @@ from .markup import markdown_to_html
 from ..atomic_file import atomic_path
 from .writing import dropped, has_key, media_file, question_mtime
 
+__all__ = ["FORMAT", "DECK_ROOT", "MODEL_IDS", "FIELDS", "deck_id", "note_guid", "tag",
+           "tags_for", "highlight", "build_package", "write_apkg", "AnkiNote", "AnkiPackage",
+           "read_apkg"]
+
 FORMAT = "apkg"
 DECK_ROOT = "examdesk"
 # Fixed forever: a note type with another id is another note type to Anki.

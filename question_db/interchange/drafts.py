@@ -13,6 +13,10 @@ from ..model import BLANK_MARK, Problem, ReviewFlag
 from .feedback import parse_rubric
 from .pack import DraftPaper, DraftQuestion, DraftSection
 
+__all__ = ["TYPE_TITLES", "is_chinese", "true_false_labels", "reference_rubric",
+           "question_label", "paper_id_for", "DraftCollector", "FULL", "set_choice_key",
+           "set_fill_key", "set_numeric_key", "set_rubric", "set_essay", "single_code_block"]
+
 TYPE_TITLES = {
     "single_choice": "Single choice",
     "multiple_choice": "Multiple choice",

@@ -10,6 +10,8 @@ import codecs
 from dataclasses import dataclass
 from pathlib import Path
 
+__all__ = ["UnreadableInput", "DecodedText", "decode_bytes", "read_text_file"]
+
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE: its BOM starts with FF FE too
     (codecs.BOM_UTF32_BE, "utf-32"),

@@ -11,6 +11,8 @@ from typing import Mapping
 
 from ..model import Bank, Paper, Problem
 
+__all__ = ["EXPORT_FORMATS", "SUFFIXES", "json_bytes", "export_papers"]
+
 EXPORT_FORMATS = ("json", "apkg", "moodle-xml", "gift")
 SUFFIXES = {"json": ".json", "apkg": ".apkg", "moodle-xml": ".xml", "gift": ".gift.txt"}
 

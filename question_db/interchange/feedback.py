@@ -16,6 +16,9 @@ from dataclasses import dataclass
 
 from .markup import canonical_markdown
 
+__all__ = ["REFERENCE", "RUBRIC", "ERRATA", "STARTER", "LABELS", "compose", "split",
+           "points_text", "RubricLine", "rubric_markdown", "parse_rubric"]
+
 REFERENCE = "Reference answer"
 RUBRIC = "Rubric"
 ERRATA = "Errata"

@@ -38,6 +38,8 @@ from .pack import DraftQuestion, ImportResult
 from ..atomic_file import write_atomically
 from .writing import dropped, has_key
 
+__all__ = ["FORMAT", "HINT", "GiftError", "escape", "gift_text", "write_gift", "read_gift"]
+
 FORMAT = "gift"
 HINT = "// examdesk "
 _ESCAPES = {"\\\\": "\ue100", "\\:": "\ue101", "\\#": "\ue102", "\\=": "\ue103",

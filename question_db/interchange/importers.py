@@ -16,6 +16,9 @@ from typing import Callable
 from .encoding import UnreadableInput, decode_bytes
 from .pack import ImportResult
 
+__all__ = ["FORMATS", "FormatUnavailable", "import_file", "detect_format", "looks_like_gift",
+           "import_pasted"]
+
 FORMATS = ("auto", "text", "docx", "moodle-xml", "gift")
 # format -> (module, function) of the importer; imported only when used
 _READERS = {

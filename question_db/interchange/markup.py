@@ -21,6 +21,13 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Callable, Union
 
+__all__ = ["Text", "Code", "Math", "Image", "Link", "Bold", "Break", "Paragraph", "Heading",
+           "CodeBlock", "ListItem", "ListBlock", "Table", "parse_inline", "parse_markdown",
+           "inline_markdown", "blocks_markdown", "canonical_markdown", "plain_text",
+           "inline_html", "code_block_html", "blocks_html", "markdown_to_html",
+           "inline_markdown_to_html", "parse_html", "html_to_markdown", "image_sources",
+           "replace_images"]
+
 _FENCE = re.compile(r"^\s*```\s*([\w+-]*)\s*$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _BULLET = re.compile(r"^(\s*)[-*]\s+(.*)$")

@@ -38,6 +38,10 @@ from .pack import DraftQuestion, ImportResult
 from ..atomic_file import write_atomically
 from .writing import dropped, has_key, media_file
 
+__all__ = ["FORMAT", "MOODLE_FRACTIONS", "TYPE_TAG", "KEY_TAG", "MoodleXmlError",
+           "moodle_fraction", "nearest_moodle_fraction", "percent_text", "moodle_xml",
+           "write_moodle_xml", "read_moodle_xml"]
+
 FORMAT = "moodle-xml"
 # question_bank::fraction_options() (lib/questionlib.php): 1, 0 and these, and in
 # fraction_options_full() their negatives and -1

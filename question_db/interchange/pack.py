@@ -20,6 +20,9 @@ from typing import Any, Callable
 from ..bank import PAPER_FILE, PAPER_ID, load_paper
 from ..model import Paper, Problem, ReviewFlag
 
+__all__ = ["PackInvalid", "PackExists", "DraftSection", "DraftQuestion", "DraftPaper",
+           "ImportResult", "write_pack", "draft_from_paper"]
+
 
 class PackInvalid(ValueError):
     """The draft did not validate; ``problems`` name file, question and field."""

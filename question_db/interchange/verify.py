@@ -16,6 +16,8 @@ from ..grading import normalize_blank
 from ..model import BLANK_MARK
 from .pack import DraftQuestion
 
+__all__ = ["CHOICE", "printed_key_changed", "verification_problems", "verify", "unverify"]
+
 CHOICE = ("single_choice", "multiple_choice")
 
 

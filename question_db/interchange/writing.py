@@ -9,6 +9,8 @@ from urllib.parse import urlparse
 from ..enums import OBJECTIVE_TYPES
 from ..model import Paper, Problem, Question
 
+__all__ = ["dropped", "has_key", "media_file", "question_mtime"]
+
 
 def dropped(question: Question, field: str, fmt: str, message: str) -> Problem:
     """A warning: ``fmt`` cannot carry ``field`` of ``question`` (as ``message`` says)."""
