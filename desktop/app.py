@@ -177,6 +177,7 @@ class RunningApp:
             self.console.shutdown()
         if not self.db.close():
             log.warning("the store worker did not stop in time; queued writes may still run")
+        self.window.close_search_index()
 
 
 def build_app(options: Options, *, settings: QSettings | None = None,

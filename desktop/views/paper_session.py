@@ -9,14 +9,20 @@ tests/test_faults_kill.py). A save the disk refuses leaves the question dirty, s
 save tries it again; the text stays on screen meanwhile.
 
 Time is accounted continuously: every ``TIME_SAVE_MS`` the question on screen is saved with
-its running total, so a kill loses at most the last second of it, and the question saved
-last is where the session reopens (``actions.OpenSession.last_question``;
-tests/test_faults_kill_time.py).
+its running total, so a kill loses at most the last second of it.
+
+Where the learner is goes to the session's own ``position`` (``study.set_position``) with the
+save that follows a move (within ``DRAFT_DELAY_MS``) and on leaving; a session (a run, the
+library's Continue) reopens there (tests/test_faults_kill_time.py). It is not derived from
+which draft was saved last: the save after a move writes the question *left* (its time),
+and leaving saves the edited questions in id order, so "newest draft" is often not the
+question on screen.
 """
 from __future__ import annotations
 
 import logging
 import time
+from typing import Iterable
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
@@ -33,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db import actions
+from question_db import actions, study
 from question_db.enums import CHOICE_TYPES, QuestionType
 from question_db.grading import response_answered
 from question_db.model import Paper, Question
@@ -103,7 +109,9 @@ class PaperSessionView(Screen):
         self.seconds: dict[str, float] = {}
         self.console_available = False
         self.current = -1
-        self._resume_index = 0  # where enter() opens: the question saved last
+        # where enter() opens: the question the session (or run) was left on
+        self._resume_index = self._position.get((run.position if run else None) or "", 0)
+        self._stored_position: dict[int, str] = {}  # per session: the position written
         self._entered_at = time.monotonic()
         self._dirty: set[str] = set()  # edited since their last save
         self._time_dirty: set[str] = set()  # left since their time was last saved
@@ -169,10 +177,22 @@ class PaperSessionView(Screen):
     def restore(self, state: actions.OpenSession) -> None:
         """Put back what a previous run of this session saved (the newer of draft and
         answer per question)."""
-        self.responses.update(state.responses)
-        self.flags = set(state.flags)
-        self.seconds = dict(state.seconds)
-        self._resume_index = self._position.get(state.last_question or "", 0)
+        self.restore_sessions([state])
+
+    def restore_sessions(self, states: Iterable[actions.OpenSession]) -> None:
+        """``restore`` for every session of the screen (a run has one per paper); a run
+        reopens where the run was left, a paper where its session was."""
+        flags: set[str] = set()
+        for state in states:
+            mine = self._position
+            self.responses.update({k: v for k, v in state.responses.items() if k in mine})
+            self.seconds.update({k: v for k, v in state.seconds.items() if k in mine})
+            flags |= {qid for qid in state.flags if qid in mine}
+            if state.position in mine:
+                self._stored_position[state.session.id] = state.position
+                if self.run is None:
+                    self._resume_index = mine[state.position]
+        self.flags = flags
         for page in self.pages.values():
             self._load_page(page)
 
@@ -180,11 +200,13 @@ class PaperSessionView(Screen):
         return self.questions[index].id
 
     def paper_of(self, question: Question) -> Paper:
-        return self._papers[question.paper_id]
+        """The paper ``question`` is shown and graded in: a run's spans papers; a composed
+        mock exam's questions keep their bank paper id, but belong to its paper."""
+        return self._papers[question.paper_id] if self.run is not None else self.paper
 
     def session_of(self, question: Question) -> int:
         """The session a question's answers, drafts and flags are stored in."""
-        return self._sessions[question.paper_id]
+        return self._sessions[question.paper_id] if self.run is not None else self.session_id
 
     def response(self, index: int) -> Response | None:
         """The learner's current response to question ``index`` (on screen or saved)."""
@@ -363,6 +385,24 @@ class PaperSessionView(Screen):
             self._queue_draft(qid, on_error=self._time_not_saved)
         self._dirty.clear()
         self._time_dirty.clear()
+        self.save_position()
+
+    def save_position(self) -> None:
+        """Store the question on screen as where its session was left (once per move)."""
+        if not 0 <= self.current < len(self.questions):
+            return
+        question = self.questions[self.current]
+        session_id = self.session_of(question)
+        if self._stored_position.get(session_id) == question.id:
+            return
+        self._stored_position[session_id] = question.id
+        self.db.run(study.set_position, session_id=session_id, question_id=question.id,
+                    on_error=lambda error, sid=session_id: self._position_not_saved(sid, error))
+
+    def _position_not_saved(self, session_id: int, error: BaseException) -> None:
+        # Like a refused time save: retried with the next save (Python state only).
+        self._stored_position.pop(session_id, None)
+        log.info("position not saved: %s", error)
 
     def save_time(self) -> None:
         """Every ``TIME_SAVE_MS``: the question on screen is saved with its time so far (so a
