@@ -116,3 +116,25 @@ def test_recite_mode_rates_with_keys_and_unrated_pages_become_answerable_again(
     view.go_to(0)
     assert view.current_page().answer.locked  # recited: stays recited, no answer here
     assert not view.submit_button.isEnabled()
+
+
+def test_a_long_run_keeps_only_the_pages_near_the_learner_and_loses_no_draft(launch):
+    """A run over every question (77 > MAX_PAGES): far pages are taken apart in idle time
+    (a stack switch costs more the more pages the window holds) and built again on return,
+    with the learner's unsubmitted pick."""
+    from desktop.views.paper_session import MAX_PAGES
+    from gui_fixtures import bundled_bank
+
+    app = launch()
+    ids = [q.id for q in bundled_bank().all_questions()]
+    assert len(ids) > MAX_PAGES
+    app.window.open_run(ids, "all")
+    view = app.wait_screen(PracticeView)
+    app.wait_idle()
+    app.qtbot.keyClick(view, Qt.Key.Key_2)  # B on 000/1, not submitted
+    for at in (25, 50, len(ids) - 3):  # reading on through the run
+        view.go_to(at)
+        app.qtbot.waitUntil(lambda: not view._prebuild_timer.isActive(), timeout=20_000)
+    assert 0 not in view.pages and len(view.pages) <= MAX_PAGES
+    view.go_to(0)
+    assert view.response(0).picked == ("B",) and view.navigator.state(0) == "answered"

@@ -149,9 +149,8 @@ class PracticeView(PaperSessionView):
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         scroll.setWidget(self.navigator)
         self.navigator_scroll = scroll
-        self.counts = QLabel()
+        self.counts = QLabel()  # not wrapped: see navigator.legend_html
         self.counts.setObjectName("navigator_counts")
-        self.counts.setWordWrap(True)
         side = QWidget()
         side.setMinimumWidth(self.navigator.minimumWidth() + 24)
         side_layout = QVBoxLayout(side)
@@ -352,7 +351,7 @@ class PracticeView(PaperSessionView):
     def _update_counts(self) -> None:
         counts = self.navigator.counts()
         left = counts[Mark.UNANSWERED] + counts[Mark.ANSWERED]
-        self.counts.setText(self.tr("✓ %1 right · ◐ %2 partly · ✗ %3 wrong · %4 to go")
+        self.counts.setText(self.tr("✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do")
                             .replace("%1", str(counts[Mark.RIGHT]))
                             .replace("%2", str(counts[Mark.PARTLY]))
                             .replace("%3", str(counts[Mark.WRONG])).replace("%4", str(left)))
@@ -548,13 +547,17 @@ class PracticeView(PaperSessionView):
         self.keep_focus()
         self.sig_recite_changed.emit(on)
 
+    def keep_page(self, index: int) -> bool:
+        qid = self.question_id(index)
+        return qid in self.saving or qid in self.revealing or super().keep_page(index)
+
+    def page_dropped(self, index: int, page: QuestionView) -> None:
+        self.rating_bars.pop(page.question.id, None)  # it lived on that page
+
     def _rebuild_pages(self, indices: list[int]) -> None:
         current = self.current
         for index in indices:
-            page = self.pages.pop(index)
-            self.responses[page.question.id] = page.answer.response()
-            self.stack.removeWidget(page)
-            page.deleteLater()
+            self.drop_page(index)
         if current in indices:
             self._account_time()
             page = self.page(current)
