@@ -13,7 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QMainWindow,
                                QMessageBox, QStackedWidget, QWidget)
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the actions are imported by the store thread, after the fir
     from question_db.store import SessionRecord
 
 ZOOM_RANGE = (-4, 12)
+SEARCH_REFRESH_DELAY_MS = 1500  # after the bank is on screen: start-up has finished by then
 OTHER_KIND = "other"  # console_placement.OTHER (that module is imported with the console)
 
 
@@ -106,6 +107,10 @@ class MainWindow(QMainWindow):
         self.library.sig_search.connect(lambda: self.open_search())
         self._search = None  # views/search_dialog.SearchIndex, made with the first bank
         self.search_dialog = None
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_REFRESH_DELAY_MS)
+        self._search_timer.timeout.connect(self._refresh_search_index)
         self._progress_files = None
         self._bank_files = None
         self.console_placement = None  # set by place_console() once the console is attached
@@ -267,9 +272,16 @@ class MainWindow(QMainWindow):
         self.bank_shown = True
         self.library.set_bank(bank, last_paper=self.settings.value(Keys.LAST_PAPER))
         self.sig_bank_shown.emit(bank)
-        self.search_index().set_bank(bank)  # brought up to date in a moment, off this thread
+        # The search index is brought up to date in a moment, off this thread (its module
+        # is not imported before the first paint: bench launch_to_library).
+        self._search_timer.start()
+        if self._search is not None:
+            self._search.bank = bank  # a search before the refresh brings it up to date
         if self.search_dialog is not None:
             self.search_dialog.fill_filters()
+
+    def _refresh_search_index(self) -> None:
+        self.search_index().set_bank(self.bank, soon=False)
 
     def search_index(self):
         """The search index of the data folder (``views/search_dialog.SearchIndex``)."""
@@ -277,10 +289,12 @@ class MainWindow(QMainWindow):
             from .views.search_dialog import SearchIndex
 
             self._search = SearchIndex(self.db, self.data_dir, self)
+            self._search.bank = self.bank
         return self._search
 
     def close_search_index(self) -> None:
         """At quit: the index file is closed (a cache: nothing to save)."""
+        self._search_timer.stop()
         if self._search is not None:
             self._search.close()
 

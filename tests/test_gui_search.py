@@ -70,3 +70,16 @@ def test_the_index_follows_a_changed_pack(launch):
                         timeout=15_000)
     dialog = app.window.open_search()
     assert search(app, dialog, "新增词语甲乙丙") == ["001/1"]
+
+
+def test_search_does_not_open_during_an_exam(launch):
+    """The bank holds every key: Ctrl+K does nothing while an exam runs."""
+    from desktop.views.exam import ExamView
+
+    app = launch()
+    app.window.start_exam("000", 3600)
+    exam = app.wait_screen(ExamView)
+    assert app.window.open_search() is None and app.window.search_dialog is None
+    app.window.open_question("000/5")  # a hit from before: the exam stays on screen
+    app.wait_idle()
+    assert app.window.screen_view is exam

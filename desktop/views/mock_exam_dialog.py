@@ -115,7 +115,7 @@ class MockExamDialog(QDialog):
                                                        for t in q.topics})])
         self.table = QTableWidget(0, 4)
         self.table.setObjectName("mock_parts")
-        self.table.setHorizontalHeaderLabels([tr("Type"), tr("Available"), tr("Questions"),
+        self.table.setHorizontalHeaderLabels([tr("Type"), tr("Available"), tr("How many"),
                                               tr("Points each")])
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()

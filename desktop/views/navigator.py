@@ -116,12 +116,12 @@ def navigator_groups(questions: Sequence[Question], papers: dict[str, Paper]
         if key != last_key:
             parts = ([paper.title if paper else q.paper_id] if several else []) + (
                 [section.title] if section else [])
-            groups.append((" · ".join(parts) or tr("Questions"), []))
+            groups.append((" · ".join(parts) or tr("All questions"), []))
             last_key = key
         groups[-1][1].append(i)
     if len(groups) > max(1, MAX_GROUPS_PER_CELL * len(questions)):
         title = tr("%1 questions from %2 papers").replace("%1", str(len(questions))).replace(
-            "%2", str(len({q.paper_id for q in questions}))) if several else tr("Questions")
+            "%2", str(len({q.paper_id for q in questions}))) if several else tr("All questions")
         return [NavigatorGroup(title, tuple(range(len(questions))))]
     return [NavigatorGroup(title, tuple(indices)) for title, indices in groups]
 

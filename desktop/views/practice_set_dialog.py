@@ -144,7 +144,7 @@ class PracticeSetDialog(QDialog):
         order = QGridLayout()
         order.addWidget(self.in_order, 0, 0)
         order.addWidget(self.random, 1, 0)
-        order.addWidget(QLabel(tr("Questions")), 0, 1)
+        order.addWidget(QLabel(tr("How many")), 0, 1)
         order.addWidget(self.count, 0, 2)
         order.addWidget(QLabel(tr("Seed")), 1, 1)
         order.addWidget(self.seed, 1, 2)

@@ -12,7 +12,7 @@ import time
 
 import shiboken6
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout,
                                QWidget)
 
@@ -117,6 +117,9 @@ class ReviewView(Screen):
         layout.addWidget(self.notes)
         layout.addLayout(buttons)
         self.show_button.hide()
+        star_key = QShortcut(QKeySequence("Ctrl+D"), self)
+        star_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        star_key.activated.connect(self.star.toggle)
 
     # --- the session ---------------------------------------------------------------------
     def enter(self, settings: QSettings) -> None:

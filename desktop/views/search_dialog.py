@@ -28,10 +28,10 @@ from ..db import DbOps
 from ..theme import Role, theme
 from .translation import tr
 
-__all__ = ["SearchIndex", "SearchDialog", "SEARCH_DELAY_MS", "REFRESH_DELAY_MS"]
+__all__ = ["SearchIndex", "SearchDialog", "SEARCH_DELAY_MS", "REFRESH_DELAY_MS", "HTML_ROLE"]
 
 SEARCH_DELAY_MS = 150  # after the last keystroke
-REFRESH_DELAY_MS = 1500  # after the bank is on screen: start-up has finished by then
+REFRESH_DELAY_MS = 1500  # a bank set with soon=True is indexed this much later
 FIELD_NAMES = ("stem", "options", "answer", "explanation", "errata", "code", "note")
 STATUSES = ("ok", "corrected", "void", "disputed", "draft")
 
