@@ -27,6 +27,8 @@ class Keys:
     ZOOM = "view/zoom"
     LAST_PAPER = "library/last_paper"
     EXAM_SPLITTER = "exam/splitter"
+    PRACTICE_SPLITTER = "practice/splitter"  # question | navigator
+    MOCK_EXAM_LAST = "study/mock_exam_template"  # the template the dialog opened last
     WORKSPACE_SPLITTER = "workspace/splitter"  # problem | code, on programming questions
     WORKSPACE_RESULTS_SPLITTER = "workspace/results_splitter"  # editor / check results
     CONSOLE_OPEN = "console/open"  # + "/<kind>": open (or a thin bar) on code/verify/other

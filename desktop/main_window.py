@@ -1,5 +1,6 @@
-"""The main window: a stack of screens, library → practice / exam → report, and the review
-screens: wrong-answer book, practice runs over chosen questions, the dashboard.
+"""The main window: a stack of screens, library → practice / exam → report, and the study
+screens: practice sets and runs, recite mode, search (Ctrl+K), mock exams (组卷), the review
+session (Anki's flow), the wrong-answer book, the dashboard.
 
 It owns no learner state itself: each screen gets the paper, the ``DbOps`` and a session
 id, and the window only moves between screens, remembers window settings, and forwards the
@@ -12,7 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QMainWindow,
                                QMessageBox, QStackedWidget, QWidget)
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # the actions are imported by the store thread, after the fir
     from question_db.store import SessionRecord
 
 ZOOM_RANGE = (-4, 12)
+SEARCH_REFRESH_DELAY_MS = 1500  # after the bank is on screen: start-up has finished by then
 OTHER_KIND = "other"  # console_placement.OTHER (that module is imported with the console)
 
 
@@ -97,8 +99,19 @@ class MainWindow(QMainWindow):
         self.library.sig_resume.connect(self.resume_exam)
         self.library.sig_report.connect(self.show_report)
         self.library.sig_wrong_book.connect(self.open_wrong_book)
-        self.library.sig_due_today.connect(self.practise_due)
+        self.library.sig_due_today.connect(self.open_review)
         self.library.sig_dashboard.connect(self.open_dashboard)
+        self.library.sig_continue.connect(lambda pid, qid: self.open_practice(pid, at=qid))
+        self.library.sig_recite.connect(lambda pid: self.open_practice(pid, recite=True))
+        self.library.sig_practice_sets.connect(lambda: self.open_practice_sets())
+        self.library.sig_mock_exam.connect(lambda: self.open_mock_exam())
+        self.library.sig_search.connect(lambda: self.open_search())
+        self._search = None  # views/search_dialog.SearchIndex, made with the first bank
+        self.search_dialog = None
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_REFRESH_DELAY_MS)
+        self._search_timer.timeout.connect(self._refresh_search_index)
         self._progress_files = None
         self._bank_files = None
         self.console_placement = None  # set by place_console() once the console is attached
@@ -163,17 +176,33 @@ class MainWindow(QMainWindow):
                                  or [QKeySequence("Ctrl+Q")])
         quit_action.triggered.connect(self.request_quit)
         file_menu.addAction(quit_action)
+        practice_menu = self.menuBar().addMenu(self.tr("&Practice"))
         review_menu = self.menuBar().addMenu(self.tr("&Review"))
-        for text, name, keys, slot in (
-                (self.tr("&Wrong-answer book"), "open_wrong_book", "Ctrl+Shift+W",
-                 self.open_wrong_book),
-                (self.tr("&Due today"), "practise_due", "Ctrl+Shift+R", self.practise_due),
-                (self.tr("D&ashboard"), "open_dashboard", "Ctrl+Shift+D", self.open_dashboard)):
+        for menu, text, name, keys, slot in (
+                (practice_menu, self.tr("Practice &sets…"), "open_practice_sets", "Ctrl+P",
+                 lambda: self.open_practice_sets()),
+                (practice_menu, self.tr("&Continue the last practice set"),
+                 "continue_last_set", "", lambda: self.continue_last_run()),
+                (practice_menu, self.tr("&Mock exam (组卷)…"), "open_mock_exam", "Ctrl+M",
+                 lambda: self.open_mock_exam()),
+                (practice_menu, self.tr("Searc&h questions…"), "open_search", "Ctrl+K",
+                 lambda: self.open_search()),
+                (review_menu, self.tr("&Wrong-answer book"), "open_wrong_book",
+                 "Ctrl+Shift+W", self.open_wrong_book),
+                (review_menu, self.tr("&Due today: review session"), "open_review",
+                 "Ctrl+Shift+R", self.open_review),
+                (review_menu, self.tr("&Practise today's questions (as a practice run)"),
+                 "practise_due", "", self.practise_due),
+                (review_menu, self.tr("D&ashboard"), "open_dashboard", "Ctrl+Shift+D",
+                 self.open_dashboard)):
             action = QAction(text, self)
             action.setObjectName(name)
-            action.setShortcut(QKeySequence(keys))
+            if keys:
+                action.setShortcut(QKeySequence(keys))
             action.triggered.connect(slot)
-            review_menu.addAction(action)
+            menu.addAction(action)
+            if name == "open_search":
+                self.search_action = action
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         self.view_menu = view_menu
         for text, keys, step in ((self.tr("Zoom &in"), ["Ctrl+=", "Ctrl++"], 1),
@@ -205,7 +234,7 @@ class MainWindow(QMainWindow):
         """File → Settings…: UI language, question script."""
         from .views.settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.settings, self, db=self.db)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog
@@ -244,6 +273,31 @@ class MainWindow(QMainWindow):
         self.bank_shown = True
         self.library.set_bank(bank, last_paper=self.settings.value(Keys.LAST_PAPER))
         self.sig_bank_shown.emit(bank)
+        # The search index is brought up to date in a moment, off this thread (its module
+        # is not imported before the first paint: bench launch_to_library).
+        self._search_timer.start()
+        if self._search is not None:
+            self._search.bank = bank  # a search before the refresh brings it up to date
+        if self.search_dialog is not None:
+            self.search_dialog.fill_filters()
+
+    def _refresh_search_index(self) -> None:
+        self.search_index().set_bank(self.bank, soon=False)
+
+    def search_index(self):
+        """The search index of the data folder (``views/search_dialog.SearchIndex``)."""
+        if self._search is None:
+            from .views.search_dialog import SearchIndex
+
+            self._search = SearchIndex(self.db, self.data_dir, self)
+            self._search.bank = self.bank
+        return self._search
+
+    def close_search_index(self) -> None:
+        """At quit: the index file is closed (a cache: nothing to save)."""
+        self._search_timer.stop()
+        if self._search is not None:
+            self._search.close()
 
     def set_zoom(self, zoom: int) -> None:
         """Text size steps (Ctrl+= / Ctrl+-); children inherit the stack's font size."""
@@ -328,19 +382,44 @@ class MainWindow(QMainWindow):
                             .replace("%1", paper_id))
             return None
 
-    def open_practice(self, paper_id: str) -> None:
+    def open_practice(self, paper_id: str, *, at: str | None = None,
+                      recite: bool = False) -> None:
+        """Practise a paper (its one practice session, continued where it was left, or at
+        question ``at``)."""
         paper = self.paper(paper_id)
         if paper is None:
             return
+        view = self.screen_view
+        if at is not None and getattr(view, "run", True) is None \
+                and getattr(view, "paper", None) is paper and hasattr(view, "go_to_question"):
+            view.go_to_question(at)  # already on screen
+            return
         self.settings.setValue(Keys.LAST_PAPER, paper_id)
         self.db.run(actions().open_practice, paper=paper,
-                    on_done=lambda state: self._practice_ready(paper, state))
+                    on_done=lambda state: self._practice_ready(paper, state, at=at,
+                                                               recite=recite))
 
-    def _practice_ready(self, paper: Paper, state: OpenSession):
-        view = screens().PracticeView(paper, self.db, state.session.id)
+    def _practice_ready(self, paper: Paper, state: OpenSession, *, at: str | None = None,
+                        recite: bool = False):
+        view = screens().PracticeView(paper, self.db, state.session.id, recite=recite)
         view.restore(state)
+        if at is not None:
+            view.open_at(at)
         self._show_screen(view)
         return view
+
+    def open_question(self, question_id: str) -> None:
+        """A search hit: the question in practice of its paper, at that question."""
+        try:
+            question = self.bank.question(question_id)
+        except KeyError:
+            self.show_error(self.tr("Question %1 is not in the question bank.")
+                            .replace("%1", question_id))
+            return
+        view = self.screen_view
+        if view is not None and view.quit_warning():  # a running exam stays on screen
+            return
+        self.open_practice(question.paper_id, at=question_id)
 
     def ask_exam(self, paper_id: str) -> None:
         """The start dialog (duration adjustable), then the exam."""
@@ -404,9 +483,17 @@ class MainWindow(QMainWindow):
         return view
 
     def practise_due(self) -> None:
-        """Practise every question due by the end of today, across papers."""
+        """Practise every question due by the end of today, across papers, as a run."""
         self.db.run(actions().due_reviews, bank=self.bank,
                     on_done=lambda ids: self.open_run(ids, self.tr("Due today")))
+
+    def open_review(self):
+        """Due today: the review session (front, Show answer, Again / Hard / Good / Easy)."""
+        from .views.review_session import ReviewView
+
+        view = ReviewView(self.bank, self.db)
+        self._show_screen(view)
+        return view
 
     def open_run(self, question_ids: list[str], title: str) -> None:
         """A practice run over ``question_ids`` (new sessions, one per paper)."""
@@ -421,14 +508,93 @@ class MainWindow(QMainWindow):
         self.db.run(actions().start_run, bank=self.bank, question_ids=question_ids,
                     on_done=lambda run: self._run_ready(run, title))
 
-    def _run_ready(self, run: OpenRun, title: str):
+    def _run_ready(self, run: OpenRun, title: str, *, states: list | None = None,
+                   finish_on_leave: bool = True, recite: bool = False):
         if not run.questions:
             return None
         first = run.questions[0].paper_id
         view = screens().PracticeView(run.papers[first], self.db, run.sessions[first], run=run,
-                                      title=title)
+                                      title=title, recite=recite,
+                                      finish_on_leave=finish_on_leave)
+        if states:
+            view.restore_sessions(states)
         self._show_screen(view)
         return view
+
+    # --- practice sets, mock exams, search -------------------------------------------------
+    def open_practice_sets(self, paper_id: str | None = None):
+        """The practice-set dialog: a new set, a saved one, or an unfinished one."""
+        from .views.practice_set_dialog import PracticeSetDialog
+
+        dialog = PracticeSetDialog(self.bank, self.db, self, paper_id=paper_id)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.sig_start.connect(self.start_practice_set)
+        dialog.sig_continue.connect(self.continue_run)
+        dialog.open()
+        return dialog
+
+    def start_practice_set(self, spec, title: str, recite: bool = False) -> None:
+        """Practise a set as a run (it stays open when left: Continue later)."""
+        from question_db import study
+
+        self.db.run(study.start_practice_set, bank=self.bank, spec=spec, title=title,
+                    on_done=lambda started: self._run_ready(
+                        started.run, title, finish_on_leave=False, recite=recite))
+
+    def continue_run(self, run_id: int) -> None:
+        """An unfinished run: its questions, answers and position, as it was left."""
+        from question_db import study
+
+        def resumed(run: OpenRun) -> None:
+            self.db.run(study.run_states, run=run, on_done=lambda states: self._run_ready(
+                run, run.title or self.tr("Practice set"), states=list(states.values()),
+                finish_on_leave=False))
+        self.db.run(study.resume_run, bank=self.bank, run_id=run_id, on_done=resumed)
+
+    def continue_last_run(self) -> None:
+        """Practice ▸ Continue the last practice set (the newest unfinished run)."""
+        from question_db import study
+
+        def found(runs: list) -> None:
+            if runs:
+                self.continue_run(runs[0].run_id)
+            else:
+                self.open_run([], self.tr("Practice set"))  # "nothing to practise"
+        self.db.run(study.unfinished_runs, bank=self.bank, on_done=found)
+
+    def open_mock_exam(self):
+        """The mock-exam (组卷) dialog: compose, save as a template, start."""
+        from .views.mock_exam_dialog import MockExamDialog
+
+        dialog = MockExamDialog(self.bank, self.db, self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.sig_start.connect(self.start_mock_exam)
+        dialog.open()
+        return dialog
+
+    def start_mock_exam(self, template_id: int | None, spec=None) -> None:
+        """A composed exam, run as a paper exam (countdown, 答题卡, auto-submit, resume)."""
+        from question_db import study
+
+        self.db.run(study.start_mock_exam, bank=self.bank, template_id=template_id,
+                    spec=None if template_id is not None else spec,
+                    on_done=lambda started: self._exam_ready(started.paper, started.session))
+
+    def open_search(self):
+        """Ctrl+K: search every paper (and the learner's notes); a hit opens practice."""
+        view = self.screen_view
+        if view is not None and not view.allows_search():
+            return None
+        if self.search_dialog is None:
+            from .views.search_dialog import SearchDialog
+
+            self.search_dialog = SearchDialog(self.db, self.search_index(), lambda: self.bank,
+                                              self)
+            self.search_dialog.sig_open.connect(self.open_question)
+        self.search_dialog.show()
+        self.search_dialog.raise_()
+        self.search_dialog.activateWindow()
+        return self.search_dialog
 
     def open_dashboard(self):
         from .views.dashboard import DashboardView  # deferred: numpy, pyqtgraph on first use

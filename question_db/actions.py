@@ -78,10 +78,11 @@ class OpenSession:
     flags: frozenset[str]
     seconds: dict[str, float]
     changes: Changes = NOTHING
-    # Where the learner was: the question whose draft was saved last. The screens save the
-    # question on screen every second (its time), so this is the page a kill or a quit
-    # left, without a column of its own; None when nothing was saved yet.
-    last_question: str | None = None
+
+    @property
+    def position(self) -> str | None:
+        """Where the learner left the session (``study.set_position``); None: not yet."""
+        return self.session.position
 
 
 def _open(store: ProgressStore, paper: Paper, session_id: int,
@@ -99,10 +100,8 @@ def _open(store: ProgressStore, paper: Paper, session_id: int,
             submitted[qid] = SubmittedAnswer(
                 AnswerRef(answer.id, answer.uid), as_response(question, answer.response),
                 Grade.from_json(answer.grade) if answer.grade else None)
-    saved = {qid: t for qid, t in state.draft_saved_at.items() if qid in questions}
-    last = max(saved, key=lambda qid: (saved[qid], qid)) if saved else None
     return OpenSession(state.session, responses, submitted, frozenset(state.flags),
-                       dict(state.seconds), changes, last)
+                       dict(state.seconds), changes)
 
 
 def open_practice(store: ProgressStore, *, paper: Paper,
@@ -538,9 +537,13 @@ class Exported:
 
 
 def export_questions(store: ProgressStore, *, papers: list[Paper], fmt: str,
-                     path: Path) -> Exported:
-    """``papers`` as a JSON bank, an Anki deck, Moodle XML or GIFT (written atomically)."""
+                     path: Path, include_notes: bool = False) -> Exported:
+    """``papers`` as a JSON bank, an Anki deck, Moodle XML or GIFT (written atomically).
+    ``include_notes``: the learner's notes go into the Anki deck's ``Note`` field (the
+    other formats have no place for them)."""
     from .interchange.exporters import export_papers  # deferred: genanki, defusedxml
 
-    warnings = export_papers(fmt, list(papers), Path(path))
+    notes, note_times = study_rows.note_export(store) if include_notes else (None, None)
+    warnings = export_papers(fmt, list(papers), Path(path), notes=notes,
+                             note_times=note_times)
     return Exported(Path(path), sum(len(p.questions) for p in papers), list(warnings))

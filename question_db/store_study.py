@@ -19,7 +19,8 @@ from .store import _SESSION, ProgressStore, SessionRecord, _session
 
 __all__ = ["NoteRow", "RunRow", "ComposedRow", "ComposedQuestionRow", "TemplateRow", "BookRow",
            "set_favourite", "starred_ids", "save_note", "clear_note",
-           "note_rows", "merge_note", "note_texts", "set_position", "create_run", "run_row",
+           "note_rows", "note_export", "merge_note", "note_texts", "set_position", "create_run",
+           "run_row",
            "run_by_uid", "run_question_ids", "run_sessions", "run_position", "unfinished_run_ids",
            "save_composed", "composed_row", "composed_questions", "composed_session_ids",
            "insert_template", "update_template", "delete_template", "template_rows",
@@ -98,6 +99,14 @@ def note_rows(store: ProgressStore, question_ids: Iterable[str] | None = None, *
     if where:
         sql += " WHERE " + " AND ".join(where)
     return {r["question_id"]: NoteRow(**r) for r in store.query(sql, params)}
+
+
+def note_export(store: ProgressStore) -> tuple[dict[str, str], dict[str, float]]:
+    """Every note's text and when it last changed, by question id (the Anki export's
+    ``notes`` / ``note_times``)."""
+    found = note_rows(store)
+    return ({qid: n.text for qid, n in found.items()},
+            {qid: n.updated_at for qid, n in found.items()})
 
 
 def merge_note(store: ProgressStore, row: dict) -> bool:

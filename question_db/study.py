@@ -12,7 +12,7 @@ import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence
 
 from . import mock_exam, navigation, practice_sets, review, review_flow, search as search_mod
 from . import store_reviews
@@ -40,7 +40,7 @@ __all__ = [
     "Revealed", "reveal_answer", "Recited", "recite",
     # practice sets and runs
     "build_practice_set", "StartedSet", "start_practice_set", "RunSummary", "unfinished_runs",
-    "resume_run",
+    "resume_run", "run_states", "marks_of",
     # templates
     "Template", "TemplateSaved", "save_template", "delete_template", "templates",
     # mock exams
@@ -160,9 +160,7 @@ class AnkiNotes:
 
 
 def anki_notes(store: ProgressStore) -> AnkiNotes:
-    found = rows.note_rows(store)
-    return AnkiNotes({qid: n.text for qid, n in found.items()},
-                     {qid: n.updated_at for qid, n in found.items()})
+    return AnkiNotes(*rows.note_export(store))
 
 
 # --- Show answer, recite (背题) ----------------------------------------------------------------
@@ -323,6 +321,31 @@ def resume_run(store: ProgressStore, *, bank: Bank, run_id: int) -> OpenRun:
     return OpenRun(tuple(questions), papers, {pid: sessions[pid] for pid in papers},
                    Changes(sessions=frozenset(sessions.values())), run_id, run.title,
                    position)
+
+
+def run_states(store: ProgressStore, *, run: OpenRun) -> dict[str, OpenSession]:
+    """What a run's screen restores, per paper id: its session's responses (the newer of
+    draft and answer), submitted answers, flags and time, as ``actions.open_session``
+    gives them (one snapshot)."""
+    with store.atomic():
+        return {pid: _open(store, run.papers[pid], sid) for pid, sid in run.sessions.items()}
+
+
+def marks_of(store: ProgressStore, *, papers: Mapping[str, Paper],
+             sessions: Mapping[str, int], question_ids: Sequence[str]
+             ) -> dict[str, navigation.QuestionMark]:
+    """The navigator's marks of a screen's questions, which may span papers (a run: one
+    session per paper), by question id."""
+    by_paper: dict[str, list[str]] = {}
+    for qid in question_ids:
+        by_paper.setdefault(qid.rsplit("/", 1)[0], []).append(qid)
+    out: dict[str, navigation.QuestionMark] = {}
+    for pid, ids in by_paper.items():
+        if pid in papers and pid in sessions:
+            found = session_marks(store, paper=papers[pid], session_id=sessions[pid],
+                                  question_ids=ids)
+            out.update((m.question_id, m) for m in found.marks)
+    return out
 
 
 # --- templates -------------------------------------------------------------------------------

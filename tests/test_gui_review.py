@@ -154,7 +154,11 @@ def test_practise_the_book_across_papers_then_leave(launch, tmp_path):
     assert "mark it mastered" in book.detail.toPlainText()
 
 
-def test_due_today_practises_what_is_due(launch):
+def test_due_today_reviews_what_is_due_and_can_still_be_practised_as_a_run(launch):
+    """Due today opens the review session (issue 15: Anki's flow) on the due card; the
+    Review menu still practises the due questions as a run."""
+    from desktop.views.review_session import ReviewView
+
     app = launch()
     app.db.run(miss, "001/4", now=time.time() - 40 * 86400).result(timeout=5)
     app.window.go_library()
@@ -162,6 +166,10 @@ def test_due_today_practises_what_is_due(launch):
     button = app.window.library.due_button
     assert button.isEnabled() and "(1)" in button.text()
     app.qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    review_view = app.wait_screen(ReviewView)
+    app.wait_idle()
+    assert review_view.card.question.id == "001/4" and not review_view.card.is_new
+    app.window.practise_due()
     run = app.wait_screen(PracticeView)
     assert [q.id for q in run.questions] == ["001/4"] and run.run is not None
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QLabel, QListWidget, QListWidgetItem, QMessageBox, QVBoxLayout,
                                QWidget)
 
@@ -56,6 +56,12 @@ class ExportDialog(QDialog):
                               "notes instead of adding copies."))
         self.hint.setWordWrap(True)
         layout.addWidget(self.hint)
+        self.include_notes = QCheckBox(tr("Include my notes (the cards' Note field)"))
+        self.include_notes.setObjectName("export_notes")
+        self.include_notes.setChecked(True)
+        layout.addWidget(self.include_notes)
+        self.format.currentIndexChanged.connect(
+            lambda _i: self.include_notes.setEnabled(self.chosen_format() == "apkg"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("Export…"))
@@ -65,6 +71,9 @@ class ExportDialog(QDialog):
 
     def chosen_format(self) -> str:
         return self.format.currentData()
+
+    def notes_included(self) -> bool:
+        return self.chosen_format() == "apkg" and self.include_notes.isChecked()
 
     def chosen_papers(self) -> list[str]:
         return [self.papers.item(i).data(Qt.ItemDataRole.UserRole)
@@ -83,14 +92,16 @@ class BankFiles(QObject):
         self.last_result = None
 
     def export(self, fmt: str | None = None, paper_ids: list[str] | None = None,
-               path: str | Path | None = None) -> None:
-        """Ask what and where (unless given), then export."""
+               path: str | Path | None = None, *, include_notes: bool = True) -> None:
+        """Ask what and where (unless given), then export (an Anki deck with the
+        learner's notes unless ``include_notes`` is False or unticked)."""
         bank = self.bank()
         if fmt is None or paper_ids is None:
             dialog = ExportDialog(bank, self.window)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             fmt, paper_ids = dialog.chosen_format(), dialog.chosen_papers()
+            include_notes = dialog.notes_included()
         papers: list[Paper] = [p for p in bank.papers if p.id in set(paper_ids)]
         if not papers:
             self._tell("export_nothing", tr("Export questions"), tr("Choose at least one paper."),
@@ -106,7 +117,7 @@ class BankFiles(QObject):
         from question_db import actions
 
         self.db.run(actions.export_questions, papers=papers, fmt=fmt, path=Path(path),
-                    on_done=self._exported,
+                    include_notes=include_notes and fmt == "apkg", on_done=self._exported,
                     on_error=lambda error: self._tell(
                         "export_failed", tr("Export failed"), f"{path}: {error}",
                         QMessageBox.Icon.Warning))

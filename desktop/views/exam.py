@@ -235,6 +235,9 @@ class ExamView(PaperSessionView):
     def wants_console(self) -> bool:
         return self.open_book
 
+    def allows_search(self) -> bool:
+        return self.submitting or self.closed  # the bank holds every key: not during it
+
     def quit_warning(self) -> str | None:
         if self.submitting or self.closed:
             return None

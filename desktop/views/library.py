@@ -1,6 +1,12 @@
 """The library: one card per paper with its size, best and last exam score, an unfinished-
-exam badge, Practice / Exam buttons and the past reports; above them the way into review:
-the wrong-answer book, today's due reviews and the dashboard."""
+exam badge, its practice progress with Continue, Practice / Recite / Exam buttons and the
+past reports; above them search, practice sets, mock exams and the way into review: the
+wrong-answer book, today's review session and the dashboard.
+
+Cards are built lazily: the first ``EAGER_CARDS`` before the first paint, the rest a few
+per idle event-loop turn, so a bank of 100 papers paints as fast as one of three (bench:
+launch_to_library_5000); scores and progress reach a card whenever it is built.
+"""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -8,7 +14,7 @@ from typing import TYPE_CHECKING
 import datetime as dt
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -32,7 +38,11 @@ from .points import format_points
 
 if TYPE_CHECKING:  # the store and the actions are imported by the store thread
     from question_db.actions import LibrarySummary
+    from question_db.navigation import PracticeProgress
     from question_db.store import PaperSummary, SessionRecord
+
+EAGER_CARDS = 8  # built before the first paint: a window's worth
+CARDS_PER_TURN = 6  # then this many per idle event-loop turn
 
 
 class PaperCard(QFrame):
@@ -69,6 +79,10 @@ class PaperCard(QFrame):
         self.scores = QLabel(self.tr("No exam taken yet"))
         self.scores.setObjectName("scores")
         layout.addWidget(self.scores)
+        self.practice_progress = QLabel()
+        self.practice_progress.setObjectName("practice_progress")
+        self.practice_progress.hide()
+        layout.addWidget(self.practice_progress)
         self.badge = QLabel()
         self.badge.setObjectName("unfinished_badge")
         self.badge.setStyleSheet(f"background: {css(Role.WARNING_BG)}; color: palette(text); "
@@ -80,6 +94,16 @@ class PaperCard(QFrame):
         self.practice_button = QPushButton(self.tr("Practice"))
         self.practice_button.setObjectName("practice")
         self.practice_button.clicked.connect(lambda: library.sig_practice.emit(paper.id))
+        self.continue_button = QPushButton()
+        self.continue_button.setObjectName("continue_practice")
+        self.continue_button.clicked.connect(self._continue_clicked)
+        self.continue_button.hide()
+        self.continue_at: str | None = None
+        self.recite_button = QPushButton(self.tr("Recite (背题)"))
+        self.recite_button.setObjectName("recite")
+        self.recite_button.setToolTip(self.tr("Key, explanation and errata at once; say "
+                                              "whether you knew each one"))
+        self.recite_button.clicked.connect(lambda: library.sig_recite.emit(paper.id))
         self.exam_button = QPushButton(self.tr("Exam"))
         self.exam_button.setObjectName("exam")
         self.exam_button.clicked.connect(self._exam_clicked)
@@ -90,7 +114,9 @@ class PaperCard(QFrame):
         self.reports_menu = QMenu(self.reports_button)
         self.reports_button.setMenu(self.reports_menu)
         self.reports_button.setEnabled(False)
+        buttons.addWidget(self.continue_button)
         buttons.addWidget(self.practice_button)
+        buttons.addWidget(self.recite_button)
         buttons.addWidget(self.exam_button)
         buttons.addWidget(self.reports_button)
         buttons.addStretch(1)
@@ -98,6 +124,37 @@ class PaperCard(QFrame):
         self.library = library
         self.unfinished: int | None = None
         self.finished: list[SessionRecord] = []
+
+    def _continue_clicked(self) -> None:
+        if self.continue_at is not None:
+            self.library.sig_continue.emit(self.paper.id, self.continue_at)
+
+    def update_practice(self, progress: PracticeProgress | None) -> None:
+        """Practice so far: answered of total, right / partly / wrong, and Continue."""
+        if progress is None or progress.session_id is None:
+            self.practice_progress.hide()
+            self.continue_button.hide()
+            self.continue_at = None
+            return
+        parts = [self.tr("Practice: %1 of %2 answered").replace("%1", str(progress.answered))
+                 .replace("%2", str(progress.total)),
+                 self.tr("%1 right").replace("%1", str(progress.right))]
+        if progress.partly:
+            parts.append(self.tr("%1 partly").replace("%1", str(progress.partly)))
+        if progress.wrong:
+            parts.append(self.tr("%1 wrong").replace("%1", str(progress.wrong)))
+        if progress.seen:
+            parts.append(self.tr("%1 shown or recited").replace("%1", str(progress.seen)))
+        self.practice_progress.setText(" · ".join(parts))
+        self.practice_progress.show()
+        self.continue_at = progress.continue_at
+        if progress.continue_at is not None:
+            number = progress.continue_at.rsplit("/", 1)[-1]
+            self.continue_button.setText(self.tr("Continue at question %1").replace(
+                "%1", number))
+            self.continue_button.show()
+        else:
+            self.continue_button.hide()
 
     def _exam_clicked(self) -> None:
         if self.unfinished is not None:
@@ -163,13 +220,34 @@ class LibraryView(QWidget):
     sig_dashboard = Signal()
     """Open the progress dashboard."""
 
+    sig_continue = Signal(str, str)
+    """Continue practising a paper at a question: (paper id, question id)."""
+
+    sig_recite = Signal(str)
+    """Recite (背题) this paper: (paper id)."""
+
+    sig_practice_sets = Signal()
+    """Open the practice-set dialog."""
+
+    sig_mock_exam = Signal()
+    """Open the mock-exam (组卷) dialog."""
+
+    sig_search = Signal()
+    """Open search (Ctrl+K)."""
+
     def __init__(self, db: DbOps, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("library_view")
         self.db = db
         self.bank = Bank()
-        self.cards: dict[str, PaperCard] = {}
+        self.cards: dict[str, PaperCard] = {}  # built so far, in bank order
+        self._unbuilt: list[Paper] = []  # still to build (idle turns)
+        self._last_paper: str | None = None
+        self._summary: LibrarySummary | None = None
         self.due_count = 0
+        self._build_timer = QTimer(self)
+        self._build_timer.setInterval(0)
+        self._build_timer.timeout.connect(self._build_some)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
         heading = QLabel("<h1 style='margin:0'>" + self.tr("Papers") + "</h1>")
@@ -180,12 +258,21 @@ class LibraryView(QWidget):
         self.wrong_button.clicked.connect(self.sig_wrong_book)
         self.due_button = QPushButton(self.tr("Due today"))
         self.due_button.setObjectName("due_today")
-        self.due_button.setEnabled(False)
         self.due_button.clicked.connect(self.sig_due_today)
         self.dashboard_button = QPushButton(self.tr("Dashboard"))
         self.dashboard_button.setObjectName("dashboard")
         self.dashboard_button.clicked.connect(self.sig_dashboard)
-        for button in (self.wrong_button, self.due_button, self.dashboard_button):
+        self.search_button = QPushButton(self.tr("Search (Ctrl+K)"))
+        self.search_button.setObjectName("search")
+        self.search_button.clicked.connect(self.sig_search)
+        self.sets_button = QPushButton(self.tr("Practice sets"))
+        self.sets_button.setObjectName("practice_sets")
+        self.sets_button.clicked.connect(self.sig_practice_sets)
+        self.mock_button = QPushButton(self.tr("Mock exam (组卷)"))
+        self.mock_button.setObjectName("mock_exam")
+        self.mock_button.clicked.connect(self.sig_mock_exam)
+        for button in (self.search_button, self.sets_button, self.mock_button,
+                       self.wrong_button, self.due_button, self.dashboard_button):
             study.addWidget(button)
         layout.addLayout(study)
         self.status = QLabel(self.tr("Loading the question bank…"))
@@ -207,12 +294,12 @@ class LibraryView(QWidget):
         for card in self.cards.values():
             card.deleteLater()
         self.cards.clear()
-        for paper in bank.papers:
-            card = PaperCard(paper, self)
-            if paper.id == last_paper:
-                card.setStyleSheet(card.styleSheet().replace("palette(mid)", css(Role.INFO)))
-            self.list_layout.insertWidget(self.list_layout.count() - 1, card)
-            self.cards[paper.id] = card
+        self._summary = None
+        self._last_paper = last_paper
+        self._unbuilt = list(bank.papers)
+        self._build_cards(EAGER_CARDS)
+        if self._unbuilt:
+            self._build_timer.start()
         if bank.problems:
             details = "<br/>".join(html.escape(str(p)) for p in bank.problems[:10])
             more = len(bank.problems) - 10
@@ -227,26 +314,57 @@ class LibraryView(QWidget):
             self.status.hide()
         self.refresh()
 
+    def _build_cards(self, count: int) -> None:
+        for paper in self._unbuilt[:count]:
+            card = PaperCard(paper, self)
+            if paper.id == self._last_paper:
+                card.setStyleSheet(card.styleSheet().replace("palette(mid)", css(Role.INFO)))
+            self.list_layout.insertWidget(self.list_layout.count() - 1, card)
+            self.cards[paper.id] = card
+            if self._summary is not None:
+                self._fill_card(card, self._summary)
+        del self._unbuilt[:count]
+
+    def _build_some(self) -> None:
+        """One idle turn: a few more cards (the window stays responsive meanwhile)."""
+        self._build_cards(CARDS_PER_TURN)
+        if not self._unbuilt:
+            self._build_timer.stop()
+
+    def build_all_cards(self) -> None:
+        """Every card now (tests, screenshots)."""
+        self._build_cards(len(self._unbuilt))
+        self._build_timer.stop()
+
     def refresh(self) -> None:
         """Reload scores, badges and reports from the store."""
-        if self.cards:
+        if self.bank.papers:
             self.db.run(deferred_action("library_summary"), bank=self.bank,
                         on_done=self._show_summary)
 
     def apply_changes(self, changes: Changes) -> None:
-        """Scores, unfinished exams or the review counts changed: reload the summary."""
+        """Scores, unfinished exams, practice or the review counts changed: reload."""
         if changes.everything or changes.reviews or any(
-                changes.touches_paper(pid) for pid in self.cards):
+                changes.touches_paper(p.id) for p in self.bank.papers):
             self.refresh()
 
     def _show_summary(self, summary: LibrarySummary) -> None:
-        for paper_id, card in self.cards.items():
-            if paper_id in summary.exams:
-                card.update_progress(summary.exams[paper_id], summary.sessions[paper_id])
+        self._summary = summary
+        for card in self.cards.values():
+            self._fill_card(card, summary)
         self._show_counts(summary.wrong_count, summary.due_count)
+
+    @staticmethod
+    def _fill_card(card: PaperCard, summary: LibrarySummary) -> None:
+        paper_id = card.paper.id
+        if paper_id in summary.exams:
+            card.update_progress(summary.exams[paper_id], summary.sessions[paper_id])
+        card.update_practice(summary.practice.get(paper_id))
 
     def _show_counts(self, wrong: int, due: int) -> None:
         self.wrong_button.setText(self.tr("Wrong-answer book (%1)").replace("%1", str(wrong)))
         self.due_button.setText(self.tr("Due today (%1)").replace("%1", str(due)))
-        self.due_button.setEnabled(due > 0)
+        self.due_button.setToolTip(self.tr("The review session: each due card's question, "
+                                           "Show answer, then Again / Hard / Good / Easy "
+                                           "(new cards too, up to the daily limit)"))
         self.due_count = due

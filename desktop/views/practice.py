@@ -7,79 +7,267 @@ reveal the reference answer and a rubric checklist; self-marks and check runs re
 stored answer (``actions.regrade_practice_answer``). Every graded answer is scheduled for
 review; the rating chosen and the next review date show under the verdict, where the
 learner can override them.
-A ``run`` practises chosen questions (wrong-answer book, today's reviews) in new sessions,
-finished when the learner leaves.
+
+Beside the question, the navigator (答题卡) shows every question's mark and jumps anywhere
+(``study.marks_of``, refreshed when an action touches these questions, and locally after
+each submit). **Show answer** reveals the key without answering (``study.reveal_answer``:
+scheduled as a miss, and the core refuses an answer after it, so the input is locked).
+**Recite mode** (背题) shows key, explanation and errata at once with no input; "knew it" /
+"didn't" (keys 1 / 2) rate it (``study.recite``). A star and a Markdown note belong to the
+question on screen (``views/notes.py``).
+
+A ``run`` practises chosen questions (wrong-answer book, today's reviews, a practice set)
+in sessions of its own; a practice set's run stays open when the learner leaves (Continue
+from the practice-set dialog) until Finish; the other runs are finished on leaving.
 """
 from __future__ import annotations
 
 import html
+from typing import Iterable
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
 
-from question_db import actions
+from question_db import actions, study
 from question_db.changes import Changes
+from question_db.enums import Mark
 from question_db.model import Paper, Question
+from question_db.navigation import QuestionMark, mark_of_verdict
 from question_db.store import AnswerRef
 
+from ..config import Keys
 from ..db import DbOps
+from ..theme import Role, theme
 from .answer_widgets import ProgrammingAnswer
-from .paper_session import PaperSessionView, submit_key_label
+from .navigator import Legend, Navigator, cell_labels, navigator_groups
+from .notes import NotePanel, StarButton
+from .paper_session import PaperSessionView, console_kind, submit_key_label
 from .points import format_points
 from .question_view import QuestionView
-from .rating_bar import RatingBar
-from ..theme import Role, css
+from .rating_bar import RatingBar, due_text
+
+SEEN_MARKS = (Mark.REVEALED, Mark.RECITED)
+SIDE_WIDTH = 250
+RECITE_KEYS = {Qt.Key.Key_1: True, Qt.Key.Key_2: False}
 
 
 class PracticeView(PaperSessionView):
-    """Practice on one paper: instant feedback, free navigation."""
+    """Practice on one paper, or a run: instant feedback, free navigation."""
+
+    sig_recite_changed = Signal(bool)
+    """Recite mode (背题) was switched on or off: (on)."""
 
     def __init__(self, paper: Paper, db: DbOps, session_id: int, *,
                  run: actions.OpenRun | None = None, title: str | None = None,
+                 recite: bool = False, finish_on_leave: bool = True,
                  parent: QWidget | None = None) -> None:
         super().__init__(paper, db, session_id, run=run, parent=parent)
         self.setObjectName("practice_view")
         self.answers: dict[str, AnswerRef] = {}  # stored answer per question id
         self.grades: dict[str, dict] = {}
         self.saving: set[str] = set()  # submitted, not yet stored
+        self.revealing: set[str] = set()  # Show answer / recite sent, not yet stored
+        self.seen: dict[str, Mark] = {}  # revealed or recited in this session
         self.rating_bars: dict[str, RatingBar] = {}
+        self.recite = recite
+        # A practice set's run stays open when left (Continue); the others end on leaving.
+        self.finish_on_leave = finish_on_leave
 
         top = QHBoxLayout()
         self.back_button = QPushButton("← " + self.tr("Library"))
         self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.back_button.clicked.connect(self.sig_leave)
-        title = QLabel(f"<b>{html.escape(title or paper.title)}</b> — " + self.tr("Practice"))
-        title.setTextFormat(Qt.TextFormat.RichText)
+        self.title_label = QLabel()
+        self.title_label.setTextFormat(Qt.TextFormat.RichText)
+        self._title = title or paper.title
+        self.recite_button = QPushButton(self.tr("背题 Recite mode"))
+        self.recite_button.setObjectName("recite_mode")
+        self.recite_button.setCheckable(True)
+        self.recite_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.recite_button.setToolTip(self.tr(
+            "Recite mode: key, explanation and errata at once, no input; say whether you "
+            "knew it (1) or not (2) and it is scheduled for review (Ctrl+R)"))
+        self.recite_button.toggled.connect(self.set_recite)
+        self.star = StarButton(db)
         self.progress = QLabel()
-        top.addWidget(self.back_button)
-        top.addWidget(title, 1)
-        top.addWidget(self.progress)
+        self.finish_button = QPushButton(self.tr("Finish set"))
+        self.finish_button.setObjectName("finish_set")
+        self.finish_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.finish_button.setToolTip(self.tr(
+            "End this practice set (scored over what you answered). Leave with “Library” "
+            "instead to continue it later."))
+        self.finish_button.clicked.connect(self.finish)
+        self.finish_button.setVisible(run is not None and not finish_on_leave)
+        for widget, stretch in ((self.back_button, 0), (self.title_label, 1),
+                                (self.recite_button, 0), (self.star, 0), (self.progress, 0),
+                                (self.finish_button, 0)):
+            top.addWidget(widget, stretch)
 
         self.submit_button = QPushButton(self.tr("Submit"))
         self.submit_button.setObjectName("submit_answer")
-        self.submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.submit_button.clicked.connect(self.submit_current)
+        self.show_answer_button = QPushButton(self.tr("Show answer"))
+        self.show_answer_button.setObjectName("show_answer")
+        self.show_answer_button.setToolTip(self.tr(
+            "See the key without answering (Ctrl+Shift+A): it comes back for review soon, "
+            "as a miss, and this question can no longer be answered in this session"))
         self.marks_button = QPushButton(self.tr("Save self-marks"))
         self.marks_button.setObjectName("save_marks")
-        self.marks_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.knew_button = QPushButton(self.tr("Knew it (1)"))
+        self.knew_button.setObjectName("recite_knew")
+        self.didnt_button = QPushButton(self.tr("Didn't know (2)"))
+        self.didnt_button.setObjectName("recite_didnt")
+        for button in (self.submit_button, self.show_answer_button, self.marks_button,
+                       self.knew_button, self.didnt_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.submit_button.clicked.connect(self.submit_current)
+        self.show_answer_button.clicked.connect(self.show_answer)
         self.marks_button.clicked.connect(self.save_marks)
-        self.nav.insertWidget(3, self.submit_button)
-        self.nav.insertWidget(4, self.marks_button)
+        self.knew_button.clicked.connect(lambda: self.recite_current(True))
+        self.didnt_button.clicked.connect(lambda: self.recite_current(False))
+        for at, button in enumerate((self.submit_button, self.show_answer_button,
+                                     self.marks_button, self.knew_button, self.didnt_button)):
+            self.nav.insertWidget(3 + at, button)
+
+        self.notes = NotePanel(db)
+        column = QWidget()
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(0, 0, 0, 0)
+        column_layout.addWidget(self.question_area, 1)
+        column_layout.addWidget(self.notes)
+
+        self.navigator = Navigator(self.questions, navigator_groups(self.questions,
+                                                                    self._papers),
+                                   labels=cell_labels(self.questions, self._papers,
+                                                      run=run is not None),
+                                   papers=self._papers)
+        self.navigator.sig_jump.connect(self.go_to)
+        scroll = QScrollArea()
+        scroll.setObjectName("navigator_scroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        scroll.setWidget(self.navigator)
+        self.navigator_scroll = scroll
+        self.counts = QLabel()  # not wrapped: see navigator.legend_html
+        self.counts.setObjectName("navigator_counts")
+        side = QWidget()
+        side.setMinimumWidth(self.navigator.minimumWidth() + 24)
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(4, 0, 0, 0)
+        side_layout.addWidget(QLabel("<b>" + self.tr("Answer sheet") + "</b>"))
+        side_layout.addWidget(scroll, 1)
+        side_layout.addWidget(self.counts)
+        side_layout.addWidget(Legend())
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("practice_splitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(column)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
-        layout.addWidget(self.question_area, 1)
-        self.sig_current_changed.connect(self._update_buttons)
+        layout.addWidget(self.splitter, 1)
+        self.sig_current_changed.connect(self._current_changed)
+        for sequence, slot in (("Ctrl+Shift+A", self.show_answer),
+                               ("Ctrl+D", self.star.toggle),
+                               ("Ctrl+R", self.recite_button.toggle)):
+            shortcut = QShortcut(QKeySequence(sequence), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self.recite_button.blockSignals(True)
+        self.recite_button.setChecked(recite)
+        self.recite_button.blockSignals(False)
+        self._show_title()
+        self._update_counts()
 
     # --- state ---------------------------------------------------------------------------
-    def restore(self, state: actions.OpenSession) -> None:
-        for qid, submitted in state.submitted.items():
-            self.answers[qid] = submitted.ref
-            if submitted.grade is not None:
-                self.grades[qid] = submitted.grade.to_json()
-        super().restore(state)
+    def restore_sessions(self, states: Iterable[actions.OpenSession]) -> None:
+        states = list(states)
+        for state in states:
+            for qid, submitted in state.submitted.items():
+                if qid in self._position:
+                    self.answers[qid] = submitted.ref
+                    if submitted.grade is not None:
+                        self.grades[qid] = submitted.grade.to_json()
+        super().restore_sessions(states)
+        for index, q in enumerate(self.questions):
+            self.navigator.set_flagged(index, q.id in self.flags)
+            self._local_mark(index)
         self._update_progress()
+
+    def enter(self, settings: QSettings) -> None:
+        state = settings.value(Keys.PRACTICE_SPLITTER)
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.splitter.restoreState(state)
+        else:
+            self.splitter.setSizes([max(1, self.width() - SIDE_WIDTH), SIDE_WIDTH])
+        super().enter(settings)
+        self.reload_marks()
+        self.reload_personal()
+
+    def open_at(self, question_id: str) -> None:
+        """Open at this question (a search hit) instead of where the session was left."""
+        if question_id in self._position:
+            self._resume_index = self._position[question_id]
+
+    def go_to_question(self, question_id: str) -> None:
+        if question_id in self._position:
+            self.go_to(self._position[question_id])
+
+    def reload_marks(self) -> None:
+        """The navigator's marks from the store (what is saved), then what is on screen."""
+        self.db.run(study.marks_of, papers=self._papers, sessions=self._sessions,
+                    question_ids=[q.id for q in self.questions], on_done=self._marks_loaded)
+
+    def reload_personal(self) -> None:
+        self.db.run(study.personal, question_ids=[q.id for q in self.questions],
+                    on_done=self._personal_loaded)
+
+    def _personal_loaded(self, personal: study.Personal) -> None:
+        if self.closed:
+            return
+        self.star.load(personal.starred)
+        self.notes.load({qid: note.text for qid, note in personal.notes.items()})
+
+    def _marks_loaded(self, marks: dict[str, QuestionMark]) -> None:
+        if self.closed:
+            return
+        for index, q in enumerate(self.questions):
+            found = marks.get(q.id)
+            if found is None:
+                continue
+            if found.mark in SEEN_MARKS and q.id not in self.seen:
+                self.seen[q.id] = found.mark
+                page = self.pages.get(index)
+                if page is not None:
+                    self._show_seen(page)
+            if q.id in self.answers or q.id in self.seen:
+                self.navigator.set_mark(index, found.mark)
+            else:
+                self._local_mark(index)
+        self._update_buttons()
+        self._update_counts()
+
+    def _local_mark(self, index: int) -> None:
+        """A question with nothing stored but a draft: answered or not, as on screen."""
+        q = self.questions[index]
+        if not q.scored:
+            mark = Mark.VOID if q.id not in self.grades else mark_of_verdict(
+                self.grades[q.id].get("verdict"))
+        elif q.id in self.grades:
+            mark = mark_of_verdict(self.grades[q.id].get("verdict"))
+        elif q.id in self.answers:
+            return  # stored without a grade in hand: the store's mark stands
+        elif q.id in self.seen:
+            mark = self.seen[q.id]
+        else:
+            mark = Mark.ANSWERED if self.is_answered(index) else Mark.UNANSWERED
+        self.navigator.set_mark(index, mark)
 
     def page_built(self, index: int, page: QuestionView) -> None:
         qid = page.question.id
@@ -88,18 +276,69 @@ class PracticeView(PaperSessionView):
         if qid in self.answers:
             page.answer.set_locked(True)
             page.reveal(self.grades.get(qid))
+        elif qid in self.seen:
+            self._show_seen(page)
+        elif self.recite:
+            self._show_for_recite(page)
+
+    def _show_seen(self, page: QuestionView) -> None:
+        """A question whose key was shown (or recited) in this session: key, no input."""
+        if page.question.id in self.answers:
+            return
+        page.answer.set_locked(True)
+        if not page.revealed:
+            page.reveal(None)
+        page.verdict.setText(self._seen_text(self.seen.get(page.question.id)))
+
+    def _show_for_recite(self, page: QuestionView) -> None:
+        page.answer.set_locked(True)
+        if not page.revealed:
+            page.reveal(self.grades.get(page.question.id))
+
+    def _seen_text(self, mark: Mark | None) -> str:
+        color = theme().css(Role.MUTED)
+        if mark == Mark.RECITED:
+            text = self.tr("Recited: scheduled by what you said.")
+        else:
+            text = self.tr("Answer shown without answering: not graded, and it comes back "
+                           "for review soon (as a miss).")
+        return f"<span style='color:{color}'><i>{text}</i></span>"
+
+    def _current_changed(self, index: int) -> None:
+        self.navigator.set_current(index)
+        self._scroll_navigator_to(index)
+        qid = self.question_id(index)
+        self.star.show_question(qid)
+        self.notes.show_question(qid)
+        self._update_buttons()
+
+    def _scroll_navigator_to(self, index: int) -> None:
+        rect = self.navigator.cell_rect(index)
+        self.navigator_scroll.ensureVisible(rect.center().x(), rect.center().y(), 0,
+                                            rect.height())
 
     def _update_buttons(self, index: int = -1) -> None:
         page = self.current_page()
         if page is None:
             return
-        qid = page.question.id
+        q = page.question
+        qid = q.id
         submitted = qid in self.answers
-        self.submit_button.setEnabled(not submitted and qid not in self.saving)
+        busy = qid in self.saving or qid in self.revealing
+        practice = not self.recite
+        self.submit_button.setVisible(practice)
+        self.show_answer_button.setVisible(practice)
+        self.submit_button.setEnabled(not submitted and not busy and qid not in self.seen)
         # One submit key per answer type, named on the button (Ctrl+Enter submits any).
         self.submit_button.setText(self.tr("Submit (%1)").replace(
-            "%1", submit_key_label(page.question)))
-        self.marks_button.setVisible(submitted and page.answer.self_marked)
+            "%1", submit_key_label(q)))
+        self.show_answer_button.setEnabled(q.scored and not submitted and not busy
+                                           and qid not in self.seen)
+        self.marks_button.setVisible(practice and submitted and page.answer.self_marked)
+        can_recite = q.scored and not busy and self.seen.get(qid) != Mark.REVEALED
+        for button in (self.knew_button, self.didnt_button):
+            button.setVisible(self.recite)
+            button.setEnabled(can_recite)
 
     def _update_progress(self) -> None:
         done = len(self.answers)
@@ -107,20 +346,42 @@ class PracticeView(PaperSessionView):
         self.progress.setText(self.tr("%1 of %2 answered · %3 points")
                               .replace("%1", str(done)).replace("%2", str(len(self.questions)))
                               .replace("%3", format_points(points)))
+        self._update_counts()
+
+    def _update_counts(self) -> None:
+        counts = self.navigator.counts()
+        left = counts[Mark.UNANSWERED] + counts[Mark.ANSWERED]
+        self.counts.setText(self.tr("✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do")
+                            .replace("%1", str(counts[Mark.RIGHT]))
+                            .replace("%2", str(counts[Mark.PARTLY]))
+                            .replace("%3", str(counts[Mark.WRONG])).replace("%4", str(left)))
+
+    def _show_title(self) -> None:
+        mode = self.tr("Recite (背题)") if self.recite else self.tr("Practice")
+        self.title_label.setText(f"<b>{html.escape(self._title)}</b> — {mode}")
 
     def _page_of(self, question_id: str) -> QuestionView | None:
-        return next((p for p in self.pages.values() if p.question.id == question_id), None)
+        index = self._position.get(question_id)
+        return self.pages.get(index) if index is not None else None
+
+    # --- hooks of the base screen ---------------------------------------------------------
+    def answer_changed(self, index: int) -> None:
+        self._local_mark(index)
+
+    def flag_changed(self, index: int, flagged: bool) -> None:
+        self.navigator.set_flagged(index, flagged)
 
     # --- submitting ----------------------------------------------------------------------
     def submit_shortcut(self) -> None:
-        if self.submit_button.isEnabled():
+        if not self.recite and self.submit_button.isEnabled():
             self.submit_current()
 
     def submit_current(self) -> None:
         """Grade and store the question on screen (one action, one transaction); the verdict,
         key and explanation appear once it is stored."""
         page = self.current_page()
-        if page is None or page.question.id in self.answers or page.question.id in self.saving:
+        if page is None or self.recite or page.question.id in self.answers \
+                or page.question.id in self.saving or page.question.id in self.seen:
             return
         question = page.question
         if not page.answer.is_answered() and question.scored:
@@ -146,9 +407,13 @@ class PracticeView(PaperSessionView):
         self.saving.discard(question.id)
         self.answers[question.id] = outcome.answer
         self.grades[question.id] = outcome.grade.to_json()
+        if self.closed:
+            return
         page = self._page_of(question.id)
         if page is not None:
             page.reveal(outcome.grade.to_json())
+        self.navigator.set_mark(self._position[question.id],
+                                mark_of_verdict(outcome.grade.verdict))
         self._rated(outcome)
         self._update_buttons()
         self._update_progress()
@@ -156,16 +421,25 @@ class PracticeView(PaperSessionView):
 
     def _submit_failed(self, question: Question, error: BaseException) -> None:
         """Nothing was stored (a full disk, say): the answer stays on screen, editable, and
-        the learner is told; Submit works again once the problem is fixed."""
+        the learner is told; Submit works again once the problem is fixed. An answer the
+        core refused because the key was shown here stays locked, with the key."""
         self.saving.discard(question.id)
+        if isinstance(error, actions.AnswerShown):
+            self.seen.setdefault(question.id, Mark.REVEALED)
+            page = self._page_of(question.id)
+            if page is not None and not self.closed:
+                self._show_seen(page)
+                self.navigator.set_mark(self._position[question.id], self.seen[question.id])
+                self._update_buttons()
+            return
         page = self._page_of(question.id)
-        if page is not None:
+        if page is not None and not self.closed:
             page.answer.set_locked(False)
-            page.verdict.setText(f"<span style='color:{css(Role.ERROR)}'><b>" + self.tr(
+            page.verdict.setText(f"<span style='color:{theme().css(Role.ERROR)}'><b>" + self.tr(
                 "Not saved: your answer was not stored, so it was not graded. Fix the "
                 "problem and submit again.") + "</b></span>")
+            self._update_buttons()
         self._dirty.add(question.id)  # the draft is retried with the next save
-        self._update_buttons()
         self.db.report(error)
 
     def _regrade(self, question: Question) -> None:
@@ -184,6 +458,10 @@ class PracticeView(PaperSessionView):
 
     def _regraded(self, question: Question, outcome: actions.PracticeOutcome) -> None:
         self.grades[question.id] = outcome.grade.to_json()
+        if self.closed:
+            return
+        self.navigator.set_mark(self._position[question.id],
+                                mark_of_verdict(outcome.grade.verdict))
         page = self._page_of(question.id)
         if page is None:
             self._update_progress()
@@ -207,9 +485,141 @@ class PracticeView(PaperSessionView):
         else:
             super().checks_changed(answer)
 
+    # --- Show answer, recite -------------------------------------------------------------
+    def show_answer(self) -> None:
+        """The key without answering: scheduled once as a miss; no answer here after it."""
+        page = self.current_page()
+        if page is None or self.recite or not self.show_answer_button.isEnabled():
+            return
+        question = page.question
+        self.revealing.add(question.id)
+        page.answer.set_locked(True)
+        self._update_buttons()
+        self.db.run(study.reveal_answer, session_id=self.session_of(question),
+                    question=question,
+                    on_done=lambda result, q=question: self._revealed(q, result),
+                    on_error=lambda error, q=question: self._reveal_failed(q, error))
+
+    def _revealed(self, question: Question, result: study.Revealed) -> None:
+        self.revealing.discard(question.id)
+        self.seen[question.id] = Mark.REVEALED
+        if self.closed:
+            return
+        self.navigator.set_mark(self._position[question.id], Mark.REVEALED)
+        page = self._page_of(question.id)
+        if page is not None:
+            self._show_seen(page)
+            if result.card is not None:
+                page.verdict.setText(page.verdict.text() + "<br/><small>" + self.tr(
+                    "next review") + f" <b>{due_text(result.card.due)}</b></small>")
+        self._update_buttons()
+        self._update_counts()
+
+    def _reveal_failed(self, question: Question, error: BaseException) -> None:
+        self.revealing.discard(question.id)
+        page = self._page_of(question.id)
+        if page is not None and not self.closed:
+            page.answer.set_locked(False)
+            self._update_buttons()
+        self.db.report(error)
+
+    def set_recite(self, on: bool) -> None:
+        """Recite mode on: every page shows its key, no input. Off: the pages shown only
+        for reciting are built again, answerable (a question recited stays recited)."""
+        if on == self.recite:
+            return
+        self.save_drafts()
+        self.recite = on
+        if self.recite_button.isChecked() != on:
+            self.recite_button.blockSignals(True)
+            self.recite_button.setChecked(on)
+            self.recite_button.blockSignals(False)
+        if on:
+            for page in self.pages.values():
+                if page.question.id not in self.answers and page.question.id not in self.seen:
+                    self._show_for_recite(page)
+        else:
+            self._rebuild_pages([i for i, page in self.pages.items()
+                                 if page.question.id not in self.answers
+                                 and page.question.id not in self.seen])
+        self._show_title()
+        self._update_buttons()
+        self.keep_focus()
+        self.sig_recite_changed.emit(on)
+
+    def keep_page(self, index: int) -> bool:
+        qid = self.question_id(index)
+        return qid in self.saving or qid in self.revealing or super().keep_page(index)
+
+    def page_dropped(self, index: int, page: QuestionView) -> None:
+        self.rating_bars.pop(page.question.id, None)  # it lived on that page
+
+    def _rebuild_pages(self, indices: list[int]) -> None:
+        current = self.current
+        for index in indices:
+            self.drop_page(index)
+        if current in indices:
+            self._account_time()
+            page = self.page(current)
+            self._follow_layout(page)
+            self.stack.setCurrentWidget(page)
+            self.sig_console_kind.emit(console_kind(page.question))
+        if len(self.pages) < len(self.questions) and not self._prebuild_timer.isActive():
+            self._prebuild_timer.start()
+
+    def recite_current(self, knew: bool) -> None:
+        """背题: the learner knew the question on screen (Good) or not (Again)."""
+        page = self.current_page()
+        if page is None or not self.recite or not self.knew_button.isEnabled():
+            return
+        question = page.question
+        self.revealing.add(question.id)
+        self._update_buttons()
+        self.db.run(study.recite, question=question, knew=knew,
+                    session_id=self.session_of(question),
+                    on_done=lambda result, q=question: self._recited(q, result),
+                    on_error=lambda error, q=question: self._reveal_failed(q, error))
+
+    def _recited(self, question: Question, result: study.Recited) -> None:
+        self.revealing.discard(question.id)
+        if result.rating is not None:
+            self.seen[question.id] = Mark.RECITED
+        if self.closed:
+            return
+        index = self._position[question.id]
+        if question.id not in self.answers and result.rating is not None:
+            self.navigator.set_mark(index, Mark.RECITED)
+        page = self._page_of(question.id)
+        if page is not None and question.id not in self.answers:
+            text = self._seen_text(self.seen.get(question.id))
+            if result.card is not None:
+                text += "<br/><small>" + self.tr("next review") + \
+                    f" <b>{due_text(result.card.due)}</b></small>"
+            page.verdict.setText(text)
+        self._update_buttons()
+        self._update_counts()
+        if result.rating is not None and index == self.current:
+            self.go_to(index + 1)  # on to the next one, as a flash-card deck does
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if self.recite and mods == Qt.KeyboardModifier.NoModifier \
+                and event.key() in RECITE_KEYS:
+            self.recite_current(RECITE_KEYS[event.key()])
+            return
+        super().keyPressEvent(event)
+
+    # --- changes from elsewhere ----------------------------------------------------------
     def apply_changes(self, changes: Changes) -> None:
-        """Another screen re-rated one of these questions: nothing shown here depends on
-        it except the rating bar, which the next outcome refreshes."""
+        """Marks follow what was stored about these questions (here or elsewhere); stars
+        and notes follow an import or a restore."""
+        if self.closed:
+            return
+        if changes.everything:
+            self.reload_marks()
+            self.reload_personal()
+        elif changes.questions and any(q in self._position for q in changes.questions):
+            self.reload_marks()
 
     # --- review schedule -----------------------------------------------------------------
     def _rated(self, outcome: actions.PracticeOutcome) -> None:
@@ -228,11 +638,18 @@ class PracticeView(PaperSessionView):
         bar.overridden = False  # a regrade (self-marks, checks) rates afresh
         bar.show_card(card)
 
+    def finish(self) -> None:
+        """Finish set: the run ends (scored over what was answered), back to the library."""
+        self.finish_on_leave = True
+        self.sig_leave.emit()
+
     def leave(self, settings: QSettings) -> None:
-        """Leaving: drafts are saved, and a run's sessions are finished."""
+        """Leaving: drafts, the note and the position are saved; a run that is not a
+        practice set's (or one the learner finished) is finished."""
         if self.closed:
             return
+        settings.setValue(Keys.PRACTICE_SPLITTER, self.splitter.saveState())
+        self.notes.flush()
         super().leave(settings)
-        if self.run is not None:
+        if self.run is not None and self.finish_on_leave:
             self.db.run(actions.finish_run, session_ids=list(self.run.sessions.values()))
-

@@ -46,6 +46,10 @@ class Screen(QWidget):
         """False while the console must stay hidden (a closed-book exam)."""
         return True
 
+    def allows_search(self) -> bool:
+        """False where search (Ctrl+K) must not open: a running exam."""
+        return True
+
     def quit_warning(self) -> str | None:
         """What to ask before the learner quits examdesk on this screen (None: just quit)."""
         return None

@@ -1,5 +1,7 @@
-"""File → Settings…: the UI language and the script questions are shown in; and the one-time
-language offer of a first launch on a system that is not Chinese.
+"""File → Settings…: the UI language and the script questions are shown in; the review
+session's daily limits and when a wrong-answer book entry graduates (kept in the progress
+file: ``study.study_settings``); and the one-time language offer of a first launch on a
+system that is not Chinese.
 
 The UI language applies when examdesk starts again (every screen is built translated; a
 restart is honest where a half-retranslated window would not be). The question script
@@ -10,8 +12,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
-                               QMessageBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
+                               QLabel, QMessageBox, QSpinBox, QVBoxLayout, QWidget)
 
 from ..config import CHINESE, ENGLISH, Keys, ui_language
 from ..theme import THEME_CHOICES, apply_theme_choice
@@ -47,9 +49,11 @@ def offer_language(settings: QSettings, parent: QWidget) -> QMessageBox:
 
 
 class SettingsDialog(QDialog):
-    """UI language (on restart) and question script (from the next question screen)."""
+    """UI language (on restart), question script (from the next question screen) and, with
+    a ``db``, the study settings stored in the progress file (at once)."""
 
-    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: QSettings, parent: QWidget | None = None, *,
+                 db=None) -> None:
         super().__init__(parent)
         self.setObjectName("settings_dialog")
         self.setWindowTitle(tr("Settings"))
@@ -83,6 +87,28 @@ class SettingsDialog(QDialog):
         self.theme.setCurrentIndex(max(0, self.theme.findData(chosen)))
         form.addRow(tr("Theme"), self.theme)
         layout.addLayout(form)
+        self.db = db
+        self.study_loaded = None  # the StudySettings read from the progress file
+        self.new_per_day = _spin("new_per_day", 0, 9999)
+        self.reviews_per_day = _spin("reviews_per_day", 0, 99999)
+        self.graduate_after = _spin("graduate_after", 1, 20)
+        study_box = QGroupBox(tr("Review and the wrong-answer book"))
+        study_form = QFormLayout(study_box)
+        study_form.addRow(tr("New cards per day"), self.new_per_day)
+        study_form.addRow(tr("Reviews per day"), self.reviews_per_day)
+        study_form.addRow(tr("Leaves the wrong-answer book after"), self.graduate_after)
+        study_form.addRow("", _note(tr("right answers in a row (it can be put back by hand). "
+                                       "The daily limits apply to the review session (Due "
+                                       "today).")))
+        study_box.setEnabled(False)  # until read from the progress file
+        self.study_box = study_box
+        layout.addWidget(study_box)
+        if db is not None:
+            from question_db import study
+
+            db.run(study.study_settings, on_done=self._study_loaded)
+        else:
+            study_box.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -99,7 +125,30 @@ class SettingsDialog(QDialog):
             from PySide6.QtWidgets import QApplication
 
             apply_theme_choice(QApplication.instance(), self.theme.currentData())
+        loaded = self.study_loaded
+        chosen = (self.new_per_day.value(), self.reviews_per_day.value(),
+                  self.graduate_after.value())
+        if self.db is not None and loaded is not None and chosen != (
+                loaded.new_per_day, loaded.reviews_per_day, loaded.graduate_after):
+            from question_db import study
+
+            self.db.run(study.set_study_settings, new_per_day=chosen[0],
+                        reviews_per_day=chosen[1], graduate_after=chosen[2])
         super().accept()
+
+    def _study_loaded(self, loaded) -> None:
+        self.study_loaded = loaded
+        self.new_per_day.setValue(loaded.new_per_day)
+        self.reviews_per_day.setValue(loaded.reviews_per_day)
+        self.graduate_after.setValue(loaded.graduate_after)
+        self.study_box.setEnabled(True)
+
+
+def _spin(name: str, low: int, high: int) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setObjectName(name)
+    spin.setRange(low, high)
+    return spin
 
 
 def _note(text: str) -> QLabel:

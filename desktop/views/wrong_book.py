@@ -1,6 +1,8 @@
 """The wrong-answer book (错题本): every question missed since it was last marked mastered
 (``question_db.review.wrong_book``), with the learner's answer, the key, the explanation and
-the errata; filters by paper, topic and type; mark mastered (and undo); practise them."""
+the errata; filters by paper, topic and type; mark mastered (and undo); practise them.
+An entry graduates (leaves the book) after N right answers in a row (Settings); "Show
+graduated" lists those too, and "Put back" returns any of them (``study.put_back``)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -21,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db import actions
+from question_db import actions, study
 from question_db.changes import Changes
 from question_db.model import Bank
 from question_db.review import WrongEntry
@@ -57,7 +59,7 @@ class WrongBookView(Screen):
         self.practise_button.setObjectName("practise_these")
         self.practise_button.clicked.connect(
             lambda: self.sig_practise.emit([e.question.id for e in self.entries
-                                            if e.mastered_at is None]))
+                                            if e.mastered_at is None and not e.graduated]))
         top = QHBoxLayout()
         for widget, stretch in ((back, 0), (heading, 0), (self.count, 1),
                                 (self.practise_button, 0)):
@@ -73,9 +75,14 @@ class WrongBookView(Screen):
                                        [(type_label(t), t) for t in types])
         self.show_mastered = QCheckBox(self.tr("Show mastered"))
         self.show_mastered.toggled.connect(self.reload)
+        self.show_graduated = QCheckBox(self.tr("Show graduated"))
+        self.show_graduated.setObjectName("show_graduated")
+        self.show_graduated.setToolTip(self.tr("Entries answered right enough times in a row "
+                                               "to leave the book (File ▸ Settings)"))
+        self.show_graduated.toggled.connect(self.reload)
         filters = QHBoxLayout()
         for widget in (self.paper_filter, self.topic_filter, self.type_filter,
-                       self.show_mastered):
+                       self.show_mastered, self.show_graduated):
             filters.addWidget(widget)
         filters.addStretch(1)
 
@@ -93,12 +100,19 @@ class WrongBookView(Screen):
         self.undo_button = QPushButton(self.tr("Undo"))
         self.undo_button.setObjectName("undo_mastered")
         self.undo_button.clicked.connect(self.undo_mastered)
+        self.put_back_button = QPushButton(self.tr("Put back in the book"))
+        self.put_back_button.setObjectName("put_back")
+        self.put_back_button.setToolTip(self.tr("It stays until answered right enough times "
+                                                "in a row again"))
+        self.put_back_button.clicked.connect(self.put_back)
+        self.put_back_button.hide()
         self.undo_note = QLabel()
         self.undo_note.setObjectName("undo_note")
         for widget in (self.undo_note, self.undo_button):
             widget.hide()
         actions = QHBoxLayout()
         actions.addWidget(self.master_button)
+        actions.addWidget(self.put_back_button)
         actions.addWidget(self.undo_note, 1)
         actions.addWidget(self.undo_button)
         right = QWidget()
@@ -134,7 +148,9 @@ class WrongBookView(Screen):
         """Query the book with the current filters (on the store thread)."""
         self.db.run(actions.wrong_book, bank=self.bank, paper_id=self.paper_filter.currentData(),
                     topic=self.topic_filter.currentData(), qtype=self.type_filter.currentData(),
-                    include_mastered=self.show_mastered.isChecked(), on_done=self.show_entries)
+                    include_mastered=self.show_mastered.isChecked(),
+                    include_graduated=self.show_graduated.isChecked(),
+                    on_done=self.show_entries)
 
     def apply_theme(self) -> None:
         self.reload()
@@ -167,7 +183,7 @@ class WrongBookView(Screen):
                 self.list.addItem(self._item(entry))
                 self.row_entries.append(entry)
         self.list.blockSignals(False)
-        active = sum(e.mastered_at is None for e in self.entries)
+        active = sum(e.mastered_at is None and not e.graduated for e in self.entries)
         self.count.setText(self.tr("%1 question(s) to review").replace("%1", str(active)))
         self.practise_button.setEnabled(active > 0)
         rows = [i for i, e in enumerate(self.row_entries) if e is not None]
@@ -183,6 +199,7 @@ class WrongBookView(Screen):
                 + f" · {type_label(q.type)} · "
                 + self.tr("missed %1×").replace("%1", str(entry.misses))
                 + (" · " + self.tr("mastered") if entry.mastered_at is not None else "")
+                + (" · " + self.tr("graduated") if entry.graduated else "")
                 + f"\n{stem[:24]}{'…' if len(stem) > 24 else ''}")
         item = QListWidgetItem(text)
         item.setData(Qt.ItemDataRole.UserRole, q.id)
@@ -214,6 +231,7 @@ class WrongBookView(Screen):
         mastered = entry.mastered_at is not None
         self.master_button.setText(self.tr("Not mastered yet") if mastered
                                    else self.tr("Mark mastered"))
+        self.put_back_button.setVisible(entry.graduated)
         self.detail.setHtml(self.entry_html(entry))
 
     def entry_html(self, entry: WrongEntry) -> str:
@@ -221,7 +239,10 @@ class WrongBookView(Screen):
         missed = dt.datetime.fromtimestamp(entry.last_missed_at).strftime("%Y-%m-%d %H:%M")
         facts = [self.tr("missed %1×, last on %2").replace("%1", str(entry.misses))
                  .replace("%2", missed)]
-        if entry.correct_since:
+        if entry.graduated:
+            facts.append(self.tr("graduated: right %1× in a row since").replace(
+                "%1", str(entry.streak)))
+        elif entry.correct_since:
             facts.append(self.tr("right %1× since: mark it mastered when it sticks")
                          .replace("%1", str(entry.correct_since)))
         title = (html.escape(self.bank.paper(q.paper_id).title) + " · "
@@ -249,6 +270,13 @@ class WrongBookView(Screen):
                                    .replace("%1", str(entry.question.number)))
             self.undo_note.show()
             self.undo_button.show()
+
+    def put_back(self) -> None:
+        """A graduated entry goes back into the book (graduating again takes N right
+        answers from now)."""
+        entry = self.current_entry()
+        if entry is not None:
+            self.db.run(study.put_back, question_id=entry.question.id)
 
     def undo_mastered(self) -> None:
         if self.last_mastered is None:

@@ -11,8 +11,13 @@ One run per UI language (a child process each: translations load at start-up):
   editor name the property that failed and by how much), a fill-in verdict (001/20, one
   blank right, one wrong) and a closed-book exam (000, its 答题卡 with void questions).
 
-``--lang zh_CN`` (or ``en``) takes only that language's. Throw-away data dirs, the bundled
-papers, real widgets and a real kernel; nothing is mocked.
+- the study modes (issue 15), at 1024×700 and 1400×900: search (Ctrl+K, Chinese and
+  English), the practice-set dialog and a set's run with its navigator, recite mode (背题)
+  and the review session with its answer shown (Chinese).
+
+``--lang zh_CN`` (or ``en``) takes only that language's; ``--only study`` only the study
+modes' (no kernel needed). Throw-away data dirs, the bundled papers, real widgets and a
+real kernel; nothing is mocked.
 """
 from __future__ import annotations
 
@@ -37,11 +42,12 @@ from desktop.app import build_app, prepare_application  # noqa: E402
 from desktop.config import Options  # noqa: E402
 from desktop.main_window import MainWindow  # noqa: E402
 from desktop.views.exam import ExamView  # noqa: E402
+from desktop.views.review_session import ReviewView  # noqa: E402
 from desktop.views.question_view import QuestionView  # noqa: E402
 from desktop.views.practice import PracticeView  # noqa: E402
 from desktop.views.report import ReportView  # noqa: E402
 from desktop.views.wrong_book import WrongBookView  # noqa: E402
-from question_db import actions, review  # noqa: E402
+from question_db import actions, review, study  # noqa: E402
 from question_db.grading import as_response  # noqa: E402
 from question_db.bank import load_bank  # noqa: E402
 from question_db.model import Bank, Question  # noqa: E402
@@ -235,18 +241,122 @@ def closed_book_exam(app: QApplication, window: MainWindow, lang: str) -> None:
     at_sizes(app, window, "exam", lang)
 
 
-def take(lang: str) -> int:
-    options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")), lang=lang)
+def grab_with_dialog(app: QApplication, window: MainWindow, name: str) -> None:
+    """The window and the dialogs open over it, as the screen shows them (Xvfb)."""
+    spin(app, lambda: True)
+    geometry = window.frameGeometry()
+    app.primaryScreen().grabWindow(0, geometry.x(), geometry.y(), geometry.width(),
+                                   geometry.height()).save(str(HERE / name))
+    print("saved", HERE / name)
+
+
+def centre(dialog, window: MainWindow, width: int, height: int) -> None:
+    dialog.resize(min(width, window.width() - 40), min(height, window.height() - 40))
+    dialog.move(window.geometry().center() - dialog.rect().center())
+
+
+def study_modes(app: QApplication, window: MainWindow, db, lang: str) -> None:
+    """Search, a practice set (dialog and run), recite mode and the review session."""
+    window.move(0, 0)
+    db.run(study.save_note, question_id="000/8",
+           text="ZeRO-Offload：梯度与优化器状态都卸到 CPU，**显存**里只剩参数分片").result(timeout=10)
+    db.run(study.set_favourite, question_id="001/3", starred=True).result(timeout=10)
+    for width, height in SIZES:
+        window.resize(width, height)
+        window.go_library()
+        spin(app, lambda: db.pending == 0)
+        dialog = window.open_search()
+        centre(dialog, window, 820, 560)
+        dialog.query.setText("显存" if lang == "zh_CN" else "checkpoint")
+        spin(app, lambda: dialog.results is not None and db.pending == 0, timeout=30)
+        grab_with_dialog(app, window, f"search_{lang}_{width}x{height}.png")
+        dialog.hide()
+    if lang != "zh_CN":
+        return
+
+    window.open_practice("000")
+    spin(app, lambda: isinstance(window.screen_view, PracticeView) and db.pending == 0)
+    practice = window.screen_view
+    practice.set_recite(True)
+    for index, knew in ((0, True), (1, False), (2, True)):
+        practice.go_to(index)
+        practice.recite_current(knew)
+        spin(app, lambda: db.pending == 0)
+    practice.go_to(4)  # 000/5: corrected, the errata with both keys
+    at_sizes(app, window, "recite", lang)
+    practice.set_recite(False)
+    window.go_library()
+
+    for width, height in SIZES:
+        window.resize(width, height)
+        spin(app, lambda: db.pending == 0)
+        dialog = window.open_practice_sets()
+        centre(dialog, window, 960, 660)
+        dialog.types.set_checked(["single_choice", "multiple_choice"])
+        dialog.random.setChecked(True)
+        dialog.count.setValue(20)
+        dialog.seed.setText("2025")
+        dialog.schedule_preview()
+        spin(app, lambda: dialog.preview is not None and not dialog._timer.isActive()
+             and db.pending == 0)
+        grab_with_dialog(app, window, f"practice_set_dialog_{lang}_{width}x{height}.png")
+        if (width, height) == SIZES[-1]:
+            dialog.start_button.click()
+        else:
+            dialog.reject()
+    spin(app, lambda: isinstance(window.screen_view, PracticeView)
+         and window.screen_view.run is not None and db.pending == 0)
+    run = window.screen_view
+    for index in range(6):  # right, wrong, right, shown, flagged, …
+        run.go_to(index)
+        q = run.questions[index]
+        if not q.scored:
+            continue
+        if index == 3:
+            run.show_answer()
+        elif q.type == "single_choice":
+            letter = q.answer if index != 1 else next(k for k in q.options if k != q.answer)
+            QTest.keyClick(run, getattr(Qt.Key, f"Key_{letter}"))
+            QTest.keyClick(run, Qt.Key.Key_Return)
+        elif q.type == "multiple_choice":
+            for letter in sorted(q.answer)[:1]:  # one of the keys only: partly right
+                QTest.keyClick(run, getattr(Qt.Key, f"Key_{letter}"))
+            run.submit_current()
+        spin(app, lambda: db.pending == 0)
+    run.go_to(4)
+    run.toggle_flag()
+    run.go_to(6)
+    at_sizes(app, window, "practice_set_run", lang)
+    window.go_library()
+
+    db.run(study.set_study_settings, new_per_day=5).result(timeout=10)
+    review_view = window.open_review()
+    spin(app, lambda: isinstance(window.screen_view, ReviewView)
+         and review_view.card is not None and db.pending == 0)
+    review_view.show_answer()
+    at_sizes(app, window, "review", lang)
+    window.go_library()
+
+
+def take(lang: str, only: str = "all") -> int:
+    options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")), lang=lang,
+                      no_kernel=only == "study")
     app = prepare_application(sys.argv[1:1], options)
     running = build_app(options, settings=QSettings(
         str(options.data_dir / "settings.ini"), QSettings.Format.IniFormat), bank=load_bank())
     window, db = running.window, running.db
     spin(app, lambda: db.worker.ready.done())
+    if only == "study":
+        study_modes(app, window, db, lang)
+        window.close()
+        running.shutdown()
+        return 0
     if lang == "zh_CN":
         tour(app, window, db)
     workspace(app, window, running, lang)
     fill_in_verdict(app, window, db, lang)
     closed_book_exam(app, window, lang)
+    study_modes(app, window, db, lang)
     window.close()
     running.shutdown()
     return 0
@@ -255,11 +365,14 @@ def take(lang: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", choices=LANGUAGES, help="only this UI language")
+    parser.add_argument("--only", choices=("all", "study"), default="all",
+                        help="study: only the study modes' screenshots (no kernel)")
     args = parser.parse_args()
     if args.lang:
-        return take(args.lang)
+        return take(args.lang, args.only)
     for lang in LANGUAGES:  # a process each: the UI language is set at start-up
-        code = subprocess.run([sys.executable, __file__, "--lang", lang]).returncode
+        code = subprocess.run([sys.executable, __file__, "--lang", lang,
+                               "--only", args.only]).returncode
         if code:
             return code
     return 0
