@@ -105,7 +105,8 @@ def test_reopen_a_draft_pack_and_save_it_in_place(qtbot, tmp_path):
     v = ImportReviewView.from_pack(papers / "d1")
     qtbot.addWidget(v)
     try:
-        assert "no source text" in v.source.toPlainText()
+        assert "opened from a pack" in v.source.toPlainText()
+        assert v.left_out.isHidden()  # a pack carries no import warnings
         v.select(4)
         assert v.toggle_verified() and v.current.status == "ok"
         with qtbot.waitSignal(v.sig_saved, timeout=20000) as saved:
@@ -115,3 +116,29 @@ def test_reopen_a_draft_pack_and_save_it_in_place(qtbot, tmp_path):
         assert sorted(p.name for p in papers.iterdir()) == ["d1"]  # no staging left
     finally:
         v.shutdown()
+
+
+def test_what_the_importer_left_out_is_shown_by_name(qtbot, tmp_path):
+    """A Moodle file with a question type we cannot carry: the screen names the file, the
+    question and the field, and says where the source text went (this format has none)."""
+    from pathlib import Path
+
+    from question_db.interchange.importers import import_file
+
+    sample = Path(__file__).resolve().parents[1] / "docs/screenshots/data/moodle_quiz.xml"
+    result = import_file(sample)
+    v = ImportReviewView.from_result(result, tmp_path / "papers")
+    qtbot.addWidget(v)
+    v.show()
+    qtbot.waitExposed(v)
+    text = v.left_out.text()
+    assert v.left_out.isVisible() and "moodle_quiz.xml" in text
+    assert "#6 并行策略" in text and "matching" in text and "type" in text
+    assert "no printed source" in v.source.toPlainText()
+    v.shutdown()
+
+
+def test_the_seeds_truncation_is_named_above_the_review(view):
+    assert view.left_out.isVisible()
+    assert "000_88fc5b147273d5d1.txt:34" in view.left_out.text()
+    assert "truncated" in view.left_out.text()

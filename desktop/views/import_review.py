@@ -139,6 +139,8 @@ class ImportReviewView(QWidget):
         view = cls(draft_from_paper(loaded), papers_dir or Path(folder).parent, **kw)
         view._origin = Path(folder)
         view._replace = True  # saving puts the reviewed pack back where it came from
+        if view.current is not None:
+            view.source.setHtml(view._source_html(view.current))  # now it knows its origin
         return view
 
     # --- layout ------------------------------------------------------------------------------
@@ -273,10 +275,32 @@ class ImportReviewView(QWidget):
         bottom.addWidget(self.progress)
         bottom.addWidget(self.save_button)
 
+        # What the importer could not carry (a skipped question, an unreadable field): each
+        # names the file, the question and the field, so nothing is lost silently.
+        self.left_out = QLabel()
+        self.left_out.setObjectName("import_warnings")
+        self.left_out.setWordWrap(True)
+        self.left_out.setTextFormat(Qt.TextFormat.RichText)
+        self.left_out.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._show_left_out()
+        theme().sig_changed.connect(self._show_left_out)
+
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.left_out)
         layout.addWidget(split, 1)
         layout.addLayout(bottom)
+
+    def _show_left_out(self) -> None:
+        self.left_out.setVisible(bool(self.warnings))
+        if not self.warnings:
+            return
+        head = self.tr("%n thing(s) in the file were not imported or were changed:", "",
+                       len(self.warnings))
+        items = "".join(f"<li>{html.escape(str(w))}</li>" for w in self.warnings)
+        self.left_out.setText(f"<b>{html.escape(head)}</b><ul style='margin:0'>{items}</ul>")
+        self.left_out.setStyleSheet(f"QLabel#import_warnings {{{_source_mark()};"
+                                    "padding:4px 8px;border-radius:4px}")
 
     def _titled(self, title: str, widget: QWidget) -> QWidget:
         box = QWidget()
@@ -458,7 +482,11 @@ class ImportReviewView(QWidget):
 
     # --- flags -------------------------------------------------------------------------------
     def _source_html(self, q: DraftQuestion) -> str:
-        text = q.source_text or self.tr("(no source text: this draft was opened from a pack)")
+        text = q.source_text or (
+            self.tr("(no source text: this draft was opened from a pack)")
+            if self._origin is not None else
+            self.tr("(no printed source: this format stores the fields themselves, shown on "
+                    "the right as the file gives them)"))
         spans = []
         for flag in q.review:
             pattern = _loose_pattern(flag.text)

@@ -15,8 +15,15 @@ One run per UI language (a child process each: translations load at start-up):
   English), the practice-set dialog and a set's run with its navigator, recite mode (背题)
   and the review session with its answer shown (Chinese).
 
-``--lang zh_CN`` (or ``en``) takes only that language's; ``--only study`` only the study
-modes' (no kernel needed). Throw-away data dirs, the bundled papers, real widgets and a
+- the dark theme, Chinese and English at both sizes: the workspace, the fill-in verdict
+  and the exam (``*_dark_*``); every other screenshot is in the light theme.
+- interchange (issue 16), 1400×900: File ▸ Export questions (Anki deck) and a Moodle XML
+  file (``data/moodle_quiz.xml``, written the way Moodle 4 exports) under import review.
+- a Triton drill (drills/10, padded lanes read as 0) checked by the kernel on CPU, in
+  Triton's interpreter, 1400×900.
+
+``--lang zh_CN`` (or ``en``) takes only that language's; ``--only study`` (or
+``interchange``: no kernel needed; ``dark``) only those. Throw-away data dirs, the bundled papers, real widgets and a
 real kernel; nothing is mocked.
 """
 from __future__ import annotations
@@ -98,7 +105,8 @@ def scripted_history(store: ProgressStore, bank: Bank) -> None:
     now = time.time()
     for paper in bank.papers:
         for attempt in range(4):
-            started = now - (26 - 7 * attempt - int(paper.id)) * DAY
+            offset = int(paper.id) if paper.id.isdigit() else 2
+            started = now - (26 - 7 * attempt - offset) * DAY
             sid = store.start_session(paper_id=paper.id, mode="exam", duration_s=7200,
                                       now=started)
             responses, seconds = {}, {}
@@ -187,30 +195,68 @@ def at_sizes(app: QApplication, window: MainWindow, name: str, lang: str,
         grab(window, f"{name}_{lang}_{width}x{height}.png")
 
 
-def workspace(app: QApplication, window: MainWindow, running, lang: str) -> None:
-    """001/29 with a one-bug solution, checked by a real kernel: results under the editor."""
+def checked_code(app: QApplication, window: MainWindow, running, question_id: str,
+                 wrong_suffix: str) -> None:
+    """``question_id`` with one of its one-bug solutions, checked by the real kernel."""
     spin(app, lambda: window.console_available, timeout=180)
-    window.open_practice("001")
+    window.open_practice(question_id.split("/")[0])
     spin(app, lambda: isinstance(window.screen_view, PracticeView))
     view = window.screen_view
-    question = window.bank.question("001/29")
+    question = window.bank.question(question_id)
     view.go_to(view.questions.index(question))
-    answer = view.programming_answer("001/29")
-    wrong = next(p for p in question.code.wrong if p.stem.endswith("scale_dk"))
+    answer = view.programming_answer(question_id)
+    wrong = next(p for p in question.code.wrong if p.stem.endswith(wrong_suffix))
     answer.replace_code(wrong.read_text(encoding="utf-8"))
     answer.check_button.click()
     spin(app, lambda: answer.results.rows() and not running.console.checks.running,
          timeout=300)
     answer.editor.moveCursor(answer.editor.textCursor().MoveOperation.Start)
-    at_sizes(app, window, "workspace", lang)
-    if lang == "zh_CN":
+
+
+def workspace(app: QApplication, window: MainWindow, running, lang: str,
+              name: str = "workspace") -> None:
+    """001/29 with a one-bug solution (scaled by d_k): the failed property under the editor."""
+    checked_code(app, window, running, "001/29", "scale_dk")
+    at_sizes(app, window, name, lang)
+    if lang == "zh_CN" and name == "workspace":
         window.resize(1400, 900)
         spin(app, lambda: True)
         grab(window, "console.png")  # the README's code question
     window.go_library()
 
 
-def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str) -> None:
+def triton_drill(app: QApplication, window: MainWindow, running, lang: str) -> None:
+    """Drill 10 (fused softmax in Triton) with padded lanes read as 0, checked on CPU in
+    Triton's interpreter: the panel says correctness only and which property failed."""
+    checked_code(app, window, running, "drills/10", "masked_lanes_zero")
+    window.resize(1400, 900)
+    spin(app, lambda: True)
+    grab(window, f"triton_drill_{lang}_1400x900.png")
+    window.go_library()
+
+
+def interchange(app: QApplication, window: MainWindow, db, lang: str) -> None:
+    """File ▸ Export questions (Anki deck chosen) and a Moodle XML file under review."""
+    from desktop.views.bank_files import ExportDialog
+
+    window.resize(1400, 900)
+    window.move(0, 0)
+    window.go_library()
+    spin(app, lambda: db.pending == 0)
+    dialog = ExportDialog(window.bank, window)
+    dialog.show()
+    centre(dialog, window, 560, 460)
+    grab_with_dialog(app, window, f"anki_export_{lang}_1400x900.png")
+    dialog.reject()
+    window.import_paper(HERE / "data" / "moodle_quiz.xml")
+    spin(app, lambda: window.screen_view is not None
+         and window.screen_view.objectName() == "import_screen", timeout=30)
+    grab(window, f"moodle_import_{lang}_1400x900.png")
+    window.go_library()
+
+
+def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str,
+                    name: str = "fill_in_verdict") -> None:
     """001/20: blank 1 right (one of its accepted forms), blank 2 wrong."""
     window.open_practice("001")
     spin(app, lambda: isinstance(window.screen_view, PracticeView))
@@ -222,12 +268,13 @@ def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str) -> Non
     page.answer.sig_changed.emit()
     view.submit_current()
     spin(app, lambda: db.pending == 0 and page.feedback.isVisible())
-    at_sizes(app, window, "fill_in_verdict", lang,
+    at_sizes(app, window, name, lang,
              prepare=lambda: page.ensureWidgetVisible(page.key, 0, 0))
     window.go_library()
 
 
-def closed_book_exam(app: QApplication, window: MainWindow, lang: str) -> None:
+def closed_book_exam(app: QApplication, window: MainWindow, lang: str,
+                     name: str = "exam") -> None:
     """000 closed book: countdown, 答题卡 with answered, flagged and void questions."""
     window.start_exam("000", 7200)
     spin(app, lambda: isinstance(window.screen_view, ExamView))
@@ -238,7 +285,7 @@ def closed_book_exam(app: QApplication, window: MainWindow, lang: str) -> None:
     exam.go_to(3)
     exam.toggle_flag()
     exam.go_to(33)  # the programming question: no Check and no console until submitted
-    at_sizes(app, window, "exam", lang)
+    at_sizes(app, window, name, lang)
 
 
 def grab_with_dialog(app: QApplication, window: MainWindow, name: str) -> None:
@@ -339,24 +386,30 @@ def study_modes(app: QApplication, window: MainWindow, db, lang: str) -> None:
 
 
 def take(lang: str, only: str = "all") -> int:
+    dark = only == "dark"
     options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")), lang=lang,
-                      no_kernel=only == "study")
+                      no_kernel=only in ("study", "interchange"),
+                      theme="dark" if dark else "light")
     app = prepare_application(sys.argv[1:1], options)
     running = build_app(options, settings=QSettings(
         str(options.data_dir / "settings.ini"), QSettings.Format.IniFormat), bank=load_bank())
     window, db = running.window, running.db
     spin(app, lambda: db.worker.ready.done())
-    if only == "study":
+    if dark:  # issue 14: the code workspace, a fill-in verdict and an exam in the dark theme
+        workspace(app, window, running, lang, "workspace_dark")
+        fill_in_verdict(app, window, db, lang, "fill_in_verdict_dark")
+        closed_book_exam(app, window, lang, "exam_dark")
+    if only in ("all", "interchange"):
+        interchange(app, window, db, lang)
+    if only == "all":
+        if lang == "zh_CN":
+            tour(app, window, db)
+        workspace(app, window, running, lang)
+        triton_drill(app, window, running, lang)
+        fill_in_verdict(app, window, db, lang)
+        closed_book_exam(app, window, lang)
+    if only in ("all", "study"):
         study_modes(app, window, db, lang)
-        window.close()
-        running.shutdown()
-        return 0
-    if lang == "zh_CN":
-        tour(app, window, db)
-    workspace(app, window, running, lang)
-    fill_in_verdict(app, window, db, lang)
-    closed_book_exam(app, window, lang)
-    study_modes(app, window, db, lang)
     window.close()
     running.shutdown()
     return 0
@@ -365,16 +418,19 @@ def take(lang: str, only: str = "all") -> int:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", choices=LANGUAGES, help="only this UI language")
-    parser.add_argument("--only", choices=("all", "study"), default="all",
-                        help="study: only the study modes' screenshots (no kernel)")
+    parser.add_argument("--only", choices=("all", "study", "interchange", "dark"),
+                        default=None, help="study / interchange: only those screenshots (no "
+                        "kernel); dark: the dark-theme ones; default: all, then dark")
     args = parser.parse_args()
-    if args.lang:
-        return take(args.lang, args.only)
-    for lang in LANGUAGES:  # a process each: the UI language is set at start-up
-        code = subprocess.run([sys.executable, __file__, "--lang", lang,
-                               "--only", args.only]).returncode
-        if code:
-            return code
+    runs = (args.only,) if args.only else ("all", "dark")
+    if args.lang and len(runs) == 1:
+        return take(args.lang, runs[0])
+    for only in runs:  # a process each: the UI language and theme are set at start-up
+        for lang in (args.lang,) if args.lang else LANGUAGES:
+            code = subprocess.run([sys.executable, __file__, "--lang", lang,
+                                   "--only", only]).returncode
+            if code:
+                return code
     return 0
 
 

@@ -99,6 +99,7 @@
     <message>
         <location filename="../../desktop/views/question_view.py" line="117"/>
         <location filename="../../desktop/views/question_view.py" line="142"/>
+        <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>key</source>
         <translation>答案</translation>
     </message>
@@ -169,8 +170,106 @@
         <translation>原卷答案</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <source>unanswered</source>
+        <translation>未作答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <source>answered, not submitted</source>
+        <translation>已作答，未提交</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <source>right</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <source>partly right</source>
+        <translation>部分正确</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="56"/>
+        <source>pending (self-marks or checks)</source>
+        <translation>待评（需自评或运行检查）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="57"/>
+        <source>void (not scored)</source>
+        <translation>作废（不计分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="57"/>
+        <source>answer shown</source>
+        <translation>已看答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="58"/>
+        <location filename="../../desktop/views/navigator.py" line="66"/>
+        <source>recited</source>
+        <translation>已背</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <source>to do</source>
+        <translation>未答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <source>draft</source>
+        <translation>未提交</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <source>partly</source>
+        <translation>部分对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <source>pending</source>
+        <translation>待评</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="65"/>
+        <location filename="../../desktop/views/search_dialog.py" line="46"/>
+        <source>void</source>
+        <translation>作废</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="65"/>
+        <source>shown</source>
+        <translation>已看答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="78"/>
+        <location filename="../../desktop/views/navigator.py" line="407"/>
+        <source>flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="119"/>
+        <location filename="../../desktop/views/navigator.py" line="124"/>
+        <source>All questions</source>
+        <translation>全部题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="123"/>
+        <source>%1 questions from %2 papers</source>
+        <translation>来自 %2 份试卷的 %1 道题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/navigator.py" line="404"/>
         <location filename="../../desktop/views/question_view.py" line="251"/>
         <location filename="../../desktop/views/report.py" line="273"/>
+        <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
@@ -277,6 +376,7 @@
     <message>
         <location filename="../../desktop/views/import_screen.py" line="61"/>
         <location filename="../../desktop/views/report.py" line="163"/>
+        <location filename="../../desktop/views/review_session.py" line="59"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
@@ -314,9 +414,143 @@
         <translation>题号</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="57"/>
+        <source>Mock exam (组卷)</source>
+        <translation>组卷模拟考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="73"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="89"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="77"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="99"/>
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="82"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="215"/>
+        <source>Mock exam</source>
+        <translation>模拟考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="88"/>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="93"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="139"/>
+        <source>New seed</source>
+        <translation>换个种子</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="98"/>
+        <source>Unverified (imported) questions too</source>
+        <translation>也包括未核实（导入）的题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="101"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="102"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="103"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="149"/>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="104"/>
+        <source>The same seed draws the same exam.</source>
+        <translation>种子相同，抽出的试卷也相同。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="110"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="108"/>
+        <source>(imported, unverified)</source>
+        <translation>（导入，未核实）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
         <location filename="../../desktop/views/report.py" line="189"/>
         <source>Type</source>
         <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
+        <source>Available</source>
+        <translation>可用题数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="147"/>
+        <source>How many</source>
+        <translation>抽取题数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
+        <source>Points each</source>
+        <translation>每题分值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="160"/>
+        <source>Topics (none: any)</source>
+        <translation>知识点（不选即不限）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="170"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="95"/>
+        <source>Save as template</source>
+        <translation>保存为模板</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="176"/>
+        <source>Start exam</source>
+        <translation>开始考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="280"/>
+        <source>%1 questions · %2 points · %3 min, in %4 section(s)</source>
+        <translation>%1 题 · 总分 %2 · %3 分钟 · 共 %4 个大题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="299"/>
+        <source>Not enough questions for this exam:</source>
+        <translation>题目不足，无法组成这份试卷：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="300"/>
+        <source>not enough %1: %2 needed, %3 available</source>
+        <translation>%1不足：需要 %2 道，现有 %3 道</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="316"/>
+        <source>(a new exam)</source>
+        <translation>（新建考试）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="342"/>
+        <source>not taken yet</source>
+        <translation>尚未考过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="344"/>
+        <source>best %1 · last %2 of %3 · %4 time(s)</source>
+        <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="368"/>
+        <source>Saved as the template “%1” (%2).</source>
+        <translation>已保存为模板“%1”（%2）。</translation>
     </message>
     <message>
         <location filename="../../desktop/views/report.py" line="189"/>
@@ -632,8 +866,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/bank_files.py" line="35"/>
-        <location filename="../../desktop/views/bank_files.py" line="96"/>
-        <location filename="../../desktop/views/bank_files.py" line="101"/>
+        <location filename="../../desktop/views/bank_files.py" line="107"/>
+        <location filename="../../desktop/views/bank_files.py" line="112"/>
         <source>Export questions</source>
         <translation>导出题目</translation>
     </message>
@@ -644,6 +878,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/bank_files.py" line="44"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="160"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="120"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
@@ -653,32 +889,38 @@
         <translation>Anki 会保留你的复习记录：再次导出会更新原有笔记，而不会重复添加。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="61"/>
+        <location filename="../../desktop/views/bank_files.py" line="59"/>
+        <source>Include my notes (the cards&apos; Note field)</source>
+        <translation>包括我的笔记（写入卡片的 Note 字段）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/bank_files.py" line="67"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="96"/>
+        <location filename="../../desktop/views/bank_files.py" line="107"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="213"/>
         <source>Choose at least one paper.</source>
         <translation>请至少选择一份试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="111"/>
+        <location filename="../../desktop/views/bank_files.py" line="122"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="116"/>
+        <location filename="../../desktop/views/bank_files.py" line="127"/>
         <source>%1 question(s) written to %2.</source>
         <translation>已将 %1 道题写入 %2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="119"/>
+        <location filename="../../desktop/views/bank_files.py" line="130"/>
         <source>%1 thing(s) this format cannot carry were left out or changed; see the details.</source>
         <translation>有 %1 处内容是此格式无法保存的，已省略或改写；请查看详细信息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="122"/>
+        <location filename="../../desktop/views/bank_files.py" line="133"/>
         <source>Questions exported</source>
         <translation>题目已导出</translation>
     </message>
@@ -713,59 +955,84 @@
         <translation>闭卷考试：交卷后才能使用控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="55"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="59"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="65"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="69"/>
         <source>Interface language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="66"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="70"/>
         <source>Takes effect when examdesk starts again.</source>
         <translation>重新启动 examdesk 后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="69"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="73"/>
         <source>Simplified Chinese (as the papers are written)</source>
         <translation>简体中文（与试卷原文一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="70"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="74"/>
         <source>Traditional Chinese (Taiwan characters, OpenCC s2tw)</source>
         <translation>繁体中文（台湾字形，OpenCC s2tw）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="74"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="78"/>
         <source>Questions shown in</source>
         <translation>题目显示为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="75"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
         <source>Display only: answers typed in either script are graded alike. Applies to the questions you open from now on.</source>
         <translation>只影响显示：用简体或繁体作答，判分相同。对此后打开的题目生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="83"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="83"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="83"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="84"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="88"/>
         <source>Theme</source>
         <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="95"/>
+        <source>Review and the wrong-answer book</source>
+        <translation>复习与错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="97"/>
+        <source>New cards per day</source>
+        <translation>每日新题数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="98"/>
+        <source>Reviews per day</source>
+        <translation>每日复习数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="99"/>
+        <source>Leaves the wrong-answer book after</source>
+        <translation>移出错题本需连续答对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="100"/>
+        <source>right answers in a row (it can be put back by hand). The daily limits apply to the review session (Due today).</source>
+        <translation>次（移出后可手动放回）。每日上限适用于复习模式（今日复习）。</translation>
     </message>
     <message>
         <location filename="../../desktop/views/shortcuts_help.py" line="13"/>
@@ -798,9 +1065,81 @@
         <translation>选择选项（多选题：选中/取消）</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/review_session.py" line="63"/>
+        <source>Review session</source>
+        <translation>复习模式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="63"/>
+        <source>due today</source>
+        <translation>今日到期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="77"/>
+        <source>Loading today&apos;s cards…</source>
+        <translation>正在加载今日的复习题…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="89"/>
         <location filename="../../desktop/views/shortcuts_help.py" line="17"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="30"/>
         <source>Space</source>
         <translation>空格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="89"/>
+        <source>Show answer</source>
+        <translation>查看答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="107"/>
+        <source>Back to the library</source>
+        <translation>返回题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="180"/>
+        <source>new %1</source>
+        <translation>新题 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="182"/>
+        <source>learning %1</source>
+        <translation>学习中 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="184"/>
+        <source>review %1</source>
+        <translation>复习 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="240"/>
+        <source>Finishing…</source>
+        <translation>正在结束…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="254"/>
+        <source>Nothing to review today</source>
+        <translation>今天没有要复习的题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="255"/>
+        <source>No card is due and no new card is left within today&apos;s limit (File ▸ Settings). Come back tomorrow, or practise a paper.</source>
+        <translation>没有到期的题目，今日新题也已达上限（文件 ▸ 设置）。明天再来，或者先练一份试卷。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="263"/>
+        <source>Done for today</source>
+        <translation>今日复习完成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="264"/>
+        <source>%1 card(s) reviewed, %2 of them new</source>
+        <translation>已复习 %1 题，其中新题 %2 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="267"/>
+        <source>%1 rating(s) in %2 min</source>
+        <translation>共评分 %1 次，用时 %2 分钟</translation>
     </message>
     <message>
         <location filename="../../desktop/views/shortcuts_help.py" line="17"/>
@@ -815,6 +1154,7 @@
     <message>
         <location filename="../../desktop/views/shortcuts_help.py" line="19"/>
         <location filename="../../desktop/views/shortcuts_help.py" line="22"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="30"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
@@ -845,83 +1185,480 @@
     </message>
     <message>
         <location filename="../../desktop/views/shortcuts_help.py" line="25"/>
+        <source>star / unstar the question (favourites)</source>
+        <translation>收藏 / 取消收藏本题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="26"/>
+        <source>show the answer without answering (reviewed soon, as a miss)</source>
+        <translation>不作答直接查看答案（按答错处理，很快安排复习）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="28"/>
+        <source>recite mode (背题) on / off</source>
+        <translation>开启 / 关闭背题模式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="29"/>
+        <source>recite mode: knew it / didn&apos;t</source>
+        <translation>背题模式：记得 / 不记得</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="31"/>
+        <source>review session: show the answer, then Again / Hard / Good / Easy</source>
+        <translation>复习模式：查看答案，然后评为 重来 / 困难 / 良好 / 简单</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="32"/>
+        <source>review session</source>
+        <translation>复习模式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="33"/>
         <source>run your code in the console</source>
         <translation>在控制台运行代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="26"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="34"/>
         <source>check your code</source>
         <translation>检查代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="27"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="35"/>
         <source>indent / dedent (code editor)</source>
         <translation>增加 / 减少缩进（代码编辑器）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="28"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="36"/>
         <source>open or collapse the Python console</source>
         <translation>展开或收起 Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="29"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="37"/>
         <source>back to the library</source>
         <translation>返回题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="30"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="38"/>
         <source>wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="31"/>
-        <source>practise what is due today</source>
-        <translation>练习今日复习的题</translation>
+        <location filename="../../desktop/views/shortcuts_help.py" line="39"/>
+        <source>review what is due today</source>
+        <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="32"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="40"/>
+        <source>search every question and your notes</source>
+        <translation>搜索所有题目和你的笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="41"/>
+        <source>practice sets</source>
+        <translation>组题练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="42"/>
+        <source>mock exam (组卷)</source>
+        <translation>组卷模拟考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="43"/>
         <source>dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="33"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="44"/>
         <source>text larger / smaller / reset</source>
         <translation>文字放大 / 缩小 / 还原</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="34"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="45"/>
         <source>settings (language, question script)</source>
         <translation>设置（界面语言、题目简繁）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="35"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="46"/>
         <source>this list</source>
         <translation>本快捷键列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="36"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="47"/>
         <source>quit (asks first during an exam: its clock keeps running)</source>
         <translation>退出（考试中会先确认：计时不会停止）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="45"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="56"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="51"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="62"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="51"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="62"/>
         <source>Does</source>
         <translation>作用</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="51"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="62"/>
         <source>Where</source>
         <translation>适用范围</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="46"/>
+        <source>Favourite: star this question to practise your favourites later (Ctrl+D)</source>
+        <translation>收藏本题，以后可专门练习收藏的题目（Ctrl+D）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="81"/>
+        <source>Favourite</source>
+        <translation>已收藏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="81"/>
+        <source>Star</source>
+        <translation>收藏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="100"/>
+        <source>My note</source>
+        <translation>我的笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="103"/>
+        <location filename="../../desktop/views/notes.py" line="173"/>
+        <source>Add a note</source>
+        <translation>添加笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="119"/>
+        <source>Your note, in Markdown: what to remember, where you went wrong… Saved as you type.</source>
+        <translation>用 Markdown 写笔记：要记住的要点、错在哪里…输入时自动保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="173"/>
+        <source>Edit note</source>
+        <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="175"/>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="208"/>
+        <source>editing…</source>
+        <translation>编辑中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="224"/>
+        <source>saved</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/notes.py" line="231"/>
+        <source>not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="59"/>
+        <source>Practice sets</source>
+        <translation>组题练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="75"/>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="78"/>
+        <source>Unfinished sets</source>
+        <translation>未完成的练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="94"/>
+        <source>Name, to save this set as a template</source>
+        <translation>名称（用于把本练习保存为模板）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="114"/>
+        <source>All</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="114"/>
+        <source>None</source>
+        <translation>全不选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="125"/>
+        <source>In order (顺序)</source>
+        <translation>顺序练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="127"/>
+        <source>Random (随机)</source>
+        <translation>随机练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="133"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="288"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="137"/>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="153"/>
+        <source>Order</source>
+        <translation>出题顺序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="162"/>
+        <source>Sections</source>
+        <translation>大题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="163"/>
+        <source>Types</source>
+        <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="164"/>
+        <source>Topics</source>
+        <translation>知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="165"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="169"/>
+        <source>Nothing ticked in a list means any.</source>
+        <translation>列表中不勾选任何项即为不限。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="172"/>
+        <source>Unanswered only (never answered or shown)</source>
+        <translation>只练未做过的（从未作答或查看答案）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="174"/>
+        <source>Wrong only (in the wrong-answer book)</source>
+        <translation>只练错题（错题本中的题目）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="176"/>
+        <source>Favourites only (★)</source>
+        <translation>只练收藏（★）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="178"/>
+        <source>Include unverified (imported) questions</source>
+        <translation>包括未核实（导入）的题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="187"/>
+        <source>Filters</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="191"/>
+        <source>Practice: answer, then see the key</source>
+        <translation>练习：先作答，再看答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="193"/>
+        <source>Recite (背题): key and explanation at once</source>
+        <translation>背题：直接显示答案和解析</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="206"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="244"/>
+        <source>The seed must be a whole number.</source>
+        <translation>种子必须是整数。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="283"/>
+        <source>all papers</source>
+        <translation>全部试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="287"/>
+        <source>Random %1 (seed %2)</source>
+        <translation>随机练习：%1（种子 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="290"/>
+        <source>In order</source>
+        <translation>顺序练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="291"/>
+        <source>wrong only</source>
+        <translation>只练错题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="292"/>
+        <source>unanswered only</source>
+        <translation>只练未做过的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="293"/>
+        <source>favourites only</source>
+        <translation>只练收藏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="362"/>
+        <source>%1 question(s) match; the set has %2</source>
+        <translation>符合条件的有 %1 题，本练习共 %2 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="365"/>
+        <source>seed %1 (the same seed gives the same set)</source>
+        <translation>种子 %1（种子相同，抽到的题目也相同）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="368"/>
+        <source>from %1 papers</source>
+        <translation>来自 %1 份试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="394"/>
+        <source>(a new set)</source>
+        <translation>（新建练习）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="414"/>
+        <source>Give the set a name to save it as a template.</source>
+        <translation>请先给本练习命名，再保存为模板。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="445"/>
+        <source>%1 · %2 of %3 answered · started %4</source>
+        <translation>%1 · 已答 %2/%3 题 · 开始于 %4</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="446"/>
+        <source>Practice run</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="40"/>
+        <source>stem</source>
+        <translation>题干</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="40"/>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="41"/>
+        <source>explanation</source>
+        <translation>解析</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="41"/>
+        <source>errata</source>
+        <translation>勘误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="41"/>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="42"/>
+        <source>my note</source>
+        <translation>我的笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="46"/>
+        <source>verified</source>
+        <translation>已核实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="46"/>
+        <source>corrected</source>
+        <translation>已勘误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="47"/>
+        <source>disputed</source>
+        <translation>有争议</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="47"/>
+        <source>unverified (imported)</source>
+        <translation>未核实（导入）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="169"/>
+        <source>Search questions</source>
+        <translation>搜索题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="180"/>
+        <source>Search stems, options, keys, explanations, errata, code and your notes (Chinese or identifiers)…</source>
+        <translation>搜索题干、选项、答案、解析、勘误、代码和你的笔记（中文或标识符）…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="193"/>
+        <source>my notes too</source>
+        <translation>也搜索我的笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="215"/>
+        <source>Enter opens the question in practice · ↑/↓ choose · two-character words work too · &quot;quotes&quot; keep a phrase</source>
+        <translation>Enter 在练习中打开该题 · ↑/↓ 选择 · 两个字的词也能搜 · 用 &quot;引号&quot; 括起的短语整体匹配</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="238"/>
+        <source>All papers</source>
+        <translation>全部试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="239"/>
+        <source>All types</source>
+        <translation>全部题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="241"/>
+        <source>All topics</source>
+        <translation>全部知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="243"/>
+        <source>Any status</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="311"/>
+        <source>No question matches “%1”.</source>
+        <translation>没有与“%1”匹配的题目。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="313"/>
+        <source>%1 matches, the best %2 shown</source>
+        <translation>共 %1 条结果，显示最相关的 %2 条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="316"/>
+        <source>%1 match(es)</source>
+        <translation>%1 条结果</translation>
     </message>
 </context>
 <context>
@@ -955,12 +1692,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="251"/>
+        <location filename="../../desktop/app.py" line="252"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="286"/>
+        <location filename="../../desktop/app.py" line="287"/>
         <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
         <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
@@ -1490,37 +2227,37 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="241"/>
+        <location filename="../../desktop/views/exam.py" line="244"/>
         <source>Your exam is still running: the clock keeps going while examdesk is closed (%1 left now). Your answers are saved and you can resume. Quit anyway?</source>
         <translation>考试仍在进行：examdesk 关闭期间计时不会停止（现在还剩 %1）。你的答案已保存，之后可以继续考试。仍要退出吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="255"/>
+        <location filename="../../desktop/views/exam.py" line="258"/>
         <source>%1 minutes left.</source>
         <translation>还剩 %1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="268"/>
+        <location filename="../../desktop/views/exam.py" line="271"/>
         <source>Submit the exam now? You cannot change answers afterwards.</source>
         <translation>现在交卷吗？交卷后不能再修改答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="270"/>
+        <location filename="../../desktop/views/exam.py" line="273"/>
         <source>Unanswered: %1</source>
         <translation>未作答：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="272"/>
+        <location filename="../../desktop/views/exam.py" line="275"/>
         <source>Flagged: %1</source>
         <translation>已标记：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="273"/>
+        <location filename="../../desktop/views/exam.py" line="276"/>
         <source>Time left: %1</source>
         <translation>剩余时间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="276"/>
+        <location filename="../../desktop/views/exam.py" line="279"/>
         <source>Submit exam</source>
         <translation>交卷</translation>
     </message>
@@ -1536,246 +2273,258 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>ImportReviewView</name>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="147"/>
+        <location filename="../../desktop/views/import_review.py" line="149"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="151"/>
+        <location filename="../../desktop/views/import_review.py" line="153"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="167"/>
+        <location filename="../../desktop/views/import_review.py" line="169"/>
         <source>Source as printed (simplified, glosses removed)</source>
         <translation>原文（已转为简体，已去除注音）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="186"/>
+        <location filename="../../desktop/views/import_review.py" line="188"/>
         <source>Points</source>
         <translation>分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="189"/>
+        <location filename="../../desktop/views/import_review.py" line="191"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="191"/>
+        <location filename="../../desktop/views/import_review.py" line="193"/>
         <source>Stem</source>
         <translation>题干</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="194"/>
+        <location filename="../../desktop/views/import_review.py" line="196"/>
         <source>Letter</source>
         <translation>字母</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="194"/>
+        <location filename="../../desktop/views/import_review.py" line="196"/>
         <source>Option</source>
         <translation>选项内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="203"/>
+        <location filename="../../desktop/views/import_review.py" line="205"/>
         <source>Add option</source>
         <translation>添加选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="205"/>
+        <location filename="../../desktop/views/import_review.py" line="207"/>
         <source>Remove option</source>
         <translation>删除选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="212"/>
+        <location filename="../../desktop/views/import_review.py" line="214"/>
         <source>Options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="221"/>
+        <location filename="../../desktop/views/import_review.py" line="223"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="224"/>
+        <location filename="../../desktop/views/import_review.py" line="226"/>
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="229"/>
+        <location filename="../../desktop/views/import_review.py" line="231"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="232"/>
+        <location filename="../../desktop/views/import_review.py" line="234"/>
         <source>Explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="234"/>
+        <location filename="../../desktop/views/import_review.py" line="236"/>
         <source>What the paper got wrong, if anything (needed when you change the printed key)</source>
         <translation>原卷有误之处（如有；修改原卷答案时必填）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="236"/>
+        <location filename="../../desktop/views/import_review.py" line="238"/>
         <source>Errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="242"/>
+        <location filename="../../desktop/views/import_review.py" line="244"/>
         <source>Flags</source>
         <translation>待核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="258"/>
-        <location filename="../../desktop/views/import_review.py" line="529"/>
+        <location filename="../../desktop/views/import_review.py" line="260"/>
+        <location filename="../../desktop/views/import_review.py" line="557"/>
         <source>Mark verified</source>
         <translation>标记为已核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="268"/>
+        <location filename="../../desktop/views/import_review.py" line="270"/>
         <source>Save to papers folder</source>
         <translation>保存到试卷文件夹</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/views/import_review.py" line="298"/>
+        <source>%n thing(s) in the file were not imported or were changed:</source>
+        <translation>
+            <numerusform>文件中有 %n 处内容未导入或已改写：</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="313"/>
+        <location filename="../../desktop/views/import_review.py" line="337"/>
         <source>verified</source>
         <translation>已核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="313"/>
+        <location filename="../../desktop/views/import_review.py" line="337"/>
         <source>corrected</source>
         <translation>已勘误</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/views/import_review.py" line="315"/>
+        <location filename="../../desktop/views/import_review.py" line="339"/>
         <source>%n flag(s)</source>
         <translation>
             <numerusform>%n 处待核对</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="317"/>
+        <location filename="../../desktop/views/import_review.py" line="341"/>
         <source>draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="325"/>
+        <location filename="../../desktop/views/import_review.py" line="349"/>
         <source>%1 questions · %2 verified · %3 flags open</source>
         <translation>%1 题 · 已核实 %2 · 待核对 %3 处</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="359"/>
+        <location filename="../../desktop/views/import_review.py" line="383"/>
         <source>printed: %1</source>
         <translation>原卷：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="360"/>
+        <location filename="../../desktop/views/import_review.py" line="384"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="411"/>
+        <location filename="../../desktop/views/import_review.py" line="435"/>
         <source>Self-marked against the reference answer</source>
         <translation>对照参考答案自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="426"/>
+        <location filename="../../desktop/views/import_review.py" line="450"/>
         <source>e.g. B or A,C</source>
         <translation>如 B 或 A,C</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="427"/>
+        <location filename="../../desktop/views/import_review.py" line="451"/>
         <source>one key per blank, separated by |</source>
         <translation>每空一个答案，用 | 分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="430"/>
+        <location filename="../../desktop/views/import_review.py" line="454"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="431"/>
+        <location filename="../../desktop/views/import_review.py" line="455"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="461"/>
+        <location filename="../../desktop/views/import_review.py" line="486"/>
         <source>(no source text: this draft was opened from a pack)</source>
         <translation>（没有原文：此草稿是从题包打开的）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="524"/>
+        <location filename="../../desktop/views/import_review.py" line="488"/>
+        <source>(no printed source: this format stores the fields themselves, shown on the right as the file gives them)</source>
+        <translation>（没有原文：此格式直接保存各字段，右侧按文件中的内容显示）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="552"/>
         <source>unverified draft</source>
         <translation>未核实的草稿</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="525"/>
+        <location filename="../../desktop/views/import_review.py" line="553"/>
         <source>verified: printed key confirmed</source>
         <translation>已核实：原卷答案无误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="526"/>
+        <location filename="../../desktop/views/import_review.py" line="554"/>
         <source>verified: corrected (errata)</source>
         <translation>已核实：已更正（勘误）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="528"/>
+        <location filename="../../desktop/views/import_review.py" line="556"/>
         <source>Mark unverified</source>
         <translation>标记为未核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="543"/>
+        <location filename="../../desktop/views/import_review.py" line="571"/>
         <source>Question %1 is a draft again.</source>
         <translation>第 %1 题已改回草稿。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="550"/>
+        <location filename="../../desktop/views/import_review.py" line="578"/>
         <source>Not verified: %1</source>
         <translation>未能核实：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="553"/>
+        <location filename="../../desktop/views/import_review.py" line="581"/>
         <source>Question %1 verified as “%2”; %3 flag(s) resolved.</source>
         <translation>第 %1 题已核实为“%2”；已处理 %3 处待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="580"/>
+        <location filename="../../desktop/views/import_review.py" line="608"/>
         <source>Saving to %1 …</source>
         <translation>正在保存到 %1 …</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="585"/>
+        <location filename="../../desktop/views/import_review.py" line="613"/>
         <source>writing %v/%m</source>
         <translation>正在写入 %v/%m</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="586"/>
+        <location filename="../../desktop/views/import_review.py" line="614"/>
         <source>validating</source>
         <translation>正在校验</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="587"/>
+        <location filename="../../desktop/views/import_review.py" line="615"/>
         <source>moving into place</source>
         <translation>正在移到目标位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="596"/>
+        <location filename="../../desktop/views/import_review.py" line="624"/>
         <source>Saved %1 (%2 questions).</source>
         <translation>已保存 %1（%2 题）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="601"/>
+        <location filename="../../desktop/views/import_review.py" line="629"/>
         <source>Replace existing pack</source>
         <translation>替换已有题包</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="602"/>
+        <location filename="../../desktop/views/import_review.py" line="630"/>
         <source>%1 already holds a pack; press again to replace it, or change the id.</source>
         <translation>%1 中已有题包；再按一次即可替换，或者修改 ID。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="605"/>
-        <location filename="../../desktop/views/import_review.py" line="608"/>
+        <location filename="../../desktop/views/import_review.py" line="633"/>
+        <location filename="../../desktop/views/import_review.py" line="636"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
@@ -1880,221 +2629,282 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="175"/>
+        <location filename="../../desktop/views/library.py" line="253"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="178"/>
+        <location filename="../../desktop/views/library.py" line="256"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="181"/>
+        <location filename="../../desktop/views/library.py" line="259"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="185"/>
+        <location filename="../../desktop/views/library.py" line="262"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="191"/>
+        <location filename="../../desktop/views/library.py" line="265"/>
+        <source>Search (Ctrl+K)</source>
+        <translation>搜索（Ctrl+K）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="268"/>
+        <source>Practice sets</source>
+        <translation>组题练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="271"/>
+        <source>Mock exam (组卷)</source>
+        <translation>组卷模拟考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="278"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="221"/>
+        <location filename="../../desktop/views/library.py" line="308"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="225"/>
+        <location filename="../../desktop/views/library.py" line="312"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="249"/>
+        <location filename="../../desktop/views/library.py" line="365"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="250"/>
+        <location filename="../../desktop/views/library.py" line="366"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="367"/>
+        <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
+        <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="132"/>
+        <location filename="../../desktop/main_window.py" line="145"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="146"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="152"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="141"/>
+        <location filename="../../desktop/main_window.py" line="154"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="143"/>
+        <location filename="../../desktop/main_window.py" line="156"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="158"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="159"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="153"/>
+        <location filename="../../desktop/main_window.py" line="166"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="159"/>
+        <location filename="../../desktop/main_window.py" line="172"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="166"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
+        <source>&amp;Practice</source>
+        <translation>练习(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="168"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
+        <source>Practice &amp;sets…</source>
+        <translation>组题练习(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="184"/>
+        <source>&amp;Continue the last practice set</source>
+        <translation>继续上次的组题练习(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="186"/>
+        <source>&amp;Mock exam (组卷)…</source>
+        <translation>组卷模拟考试(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="188"/>
+        <source>Searc&amp;h questions…</source>
+        <translation>搜索题目(&amp;H)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="190"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="170"/>
-        <source>&amp;Due today</source>
-        <translation>今日复习(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="171"/>
+        <location filename="../../desktop/main_window.py" line="196"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="177"/>
+        <location filename="../../desktop/main_window.py" line="206"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="179"/>
+        <location filename="../../desktop/main_window.py" line="208"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="180"/>
+        <location filename="../../desktop/main_window.py" line="209"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="210"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="187"/>
+        <location filename="../../desktop/main_window.py" line="216"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="188"/>
+        <location filename="../../desktop/main_window.py" line="217"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="226"/>
+        <location filename="../../desktop/main_window.py" line="255"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="263"/>
+        <location filename="../../desktop/main_window.py" line="317"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="269"/>
+        <location filename="../../desktop/main_window.py" line="323"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="577"/>
+        <location filename="../../desktop/main_window.py" line="743"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="258"/>
+        <location filename="../../desktop/main_window.py" line="312"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="327"/>
+        <location filename="../../desktop/main_window.py" line="192"/>
+        <source>&amp;Due today: review session</source>
+        <translation>今日复习（复习模式）(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="194"/>
+        <source>&amp;Practise today&apos;s questions (as a practice run)</source>
+        <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="381"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="402"/>
+        <location filename="../../desktop/main_window.py" line="416"/>
+        <source>Question %1 is not in the question bank.</source>
+        <translation>题库中没有题目 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="481"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="409"/>
+        <location filename="../../desktop/main_window.py" line="488"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="415"/>
+        <location filename="../../desktop/main_window.py" line="502"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="457"/>
-        <location filename="../../desktop/main_window.py" line="493"/>
+        <location filename="../../desktop/main_window.py" line="550"/>
+        <location filename="../../desktop/main_window.py" line="562"/>
+        <source>Practice set</source>
+        <translation>组题练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="623"/>
+        <location filename="../../desktop/main_window.py" line="659"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="494"/>
+        <location filename="../../desktop/main_window.py" line="660"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="531"/>
+        <location filename="../../desktop/main_window.py" line="697"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="533"/>
+        <location filename="../../desktop/main_window.py" line="699"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="537"/>
+        <location filename="../../desktop/main_window.py" line="703"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="540"/>
+        <location filename="../../desktop/main_window.py" line="706"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -2211,54 +3021,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="58"/>
+        <location filename="../../desktop/views/library.py" line="68"/>
         <source>%1 (%2 scored: void questions are not)</source>
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="60"/>
+        <location filename="../../desktop/views/library.py" line="70"/>
         <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="69"/>
-        <location filename="../../desktop/views/library.py" line="116"/>
+        <location filename="../../desktop/views/library.py" line="79"/>
+        <location filename="../../desktop/views/library.py" line="173"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="80"/>
+        <location filename="../../desktop/views/library.py" line="94"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="83"/>
-        <location filename="../../desktop/views/library.py" line="128"/>
+        <location filename="../../desktop/views/library.py" line="102"/>
+        <source>Recite (背题)</source>
+        <translation>背题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="104"/>
+        <source>Key, explanation and errata at once; say whether you knew each one</source>
+        <translation>直接显示答案、解析和勘误；逐题说明你是否记得</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="107"/>
+        <location filename="../../desktop/views/library.py" line="185"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="88"/>
+        <location filename="../../desktop/views/library.py" line="112"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="110"/>
+        <location filename="../../desktop/views/library.py" line="139"/>
+        <source>Practice: %1 of %2 answered</source>
+        <translation>练习：已答 %1/%2 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="141"/>
+        <source>%1 right</source>
+        <translation>对 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="143"/>
+        <source>%1 partly</source>
+        <translation>部分对 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="145"/>
+        <source>%1 wrong</source>
+        <translation>错 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="147"/>
+        <source>%1 shown or recited</source>
+        <translation>看答案或背题 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="153"/>
+        <source>Continue at question %1</source>
+        <translation>从第 %1 题继续</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="167"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="121"/>
+        <location filename="../../desktop/views/library.py" line="178"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="123"/>
+        <location filename="../../desktop/views/library.py" line="180"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="125"/>
+        <location filename="../../desktop/views/library.py" line="182"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -2266,22 +3116,22 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="130"/>
+        <location filename="../../desktop/views/paper_session.py" line="171"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="131"/>
+        <location filename="../../desktop/views/paper_session.py" line="172"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="132"/>
+        <location filename="../../desktop/views/paper_session.py" line="173"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="134"/>
+        <location filename="../../desktop/views/paper_session.py" line="175"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -2289,49 +3139,120 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PracticeView</name>
     <message>
-        <location filename="../../desktop/views/practice.py" line="48"/>
+        <location filename="../../desktop/views/practice.py" line="79"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="51"/>
+        <location filename="../../desktop/views/practice.py" line="360"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="58"/>
+        <location filename="../../desktop/views/practice.py" line="108"/>
         <source>Submit</source>
         <translation>提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="62"/>
+        <location filename="../../desktop/views/practice.py" line="85"/>
+        <source>背题 Recite mode</source>
+        <translation>背题模式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="90"/>
+        <source>Recite mode: key, explanation and errata at once, no input; say whether you knew it (1) or not (2) and it is scheduled for review (Ctrl+R)</source>
+        <translation>背题模式：直接显示答案、解析和勘误，无需作答；说明你记得（1）还是不记得（2），据此安排复习（Ctrl+R）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="95"/>
+        <source>Finish set</source>
+        <translation>结束练习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="99"/>
+        <source>End this practice set (scored over what you answered). Leave with “Library” instead to continue it later.</source>
+        <translation>结束本次练习（按已作答的题目计分）。如想稍后继续，请改用“题库”离开。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="110"/>
+        <source>Show answer</source>
+        <translation>查看答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="113"/>
+        <source>See the key without answering (Ctrl+Shift+A): it comes back for review soon, as a miss, and this question can no longer be answered in this session</source>
+        <translation>不作答直接查看答案（Ctrl+Shift+A）：按答错处理，很快安排复习，且本次练习中不能再作答此题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="115"/>
         <source>Save self-marks</source>
         <translation>保存自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="100"/>
+        <location filename="../../desktop/views/practice.py" line="117"/>
+        <source>Knew it (1)</source>
+        <translation>记得（1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="119"/>
+        <source>Didn&apos;t know (2)</source>
+        <translation>不记得（2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="158"/>
+        <source>Answer sheet</source>
+        <translation>答题卡</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="301"/>
+        <source>Recited: scheduled by what you said.</source>
+        <translation>已背：按你的回答安排复习。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="303"/>
+        <source>Answer shown without answering: not graded, and it comes back for review soon (as a miss).</source>
+        <translation>未作答就查看了答案：不判分，并会很快安排复习（按答错处理）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="333"/>
         <source>Submit (%1)</source>
         <translation>提交（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="107"/>
+        <location filename="../../desktop/views/practice.py" line="346"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="127"/>
+        <location filename="../../desktop/views/practice.py" line="354"/>
+        <source>✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do</source>
+        <translation>✓ 对 %1 · ◐ %2 · ✗ 错 %3 · 未完成 %4</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="360"/>
+        <source>Recite (背题)</source>
+        <translation>背题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="388"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="137"/>
+        <location filename="../../desktop/views/practice.py" line="398"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="165"/>
+        <location filename="../../desktop/views/practice.py" line="439"/>
         <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
         <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="514"/>
+        <location filename="../../desktop/views/practice.py" line="596"/>
+        <source>next review</source>
+        <translation>下次复习</translation>
     </message>
 </context>
 <context>
@@ -2577,94 +3498,124 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>WrongBookView</name>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="51"/>
+        <location filename="../../desktop/views/wrong_book.py" line="53"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="53"/>
+        <location filename="../../desktop/views/wrong_book.py" line="55"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="56"/>
+        <location filename="../../desktop/views/wrong_book.py" line="58"/>
         <source>Practise these</source>
         <translation>练习这些题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="66"/>
+        <location filename="../../desktop/views/wrong_book.py" line="68"/>
         <source>All papers</source>
         <translation>全部试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="69"/>
+        <location filename="../../desktop/views/wrong_book.py" line="71"/>
         <source>All topics</source>
         <translation>全部知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="72"/>
+        <location filename="../../desktop/views/wrong_book.py" line="74"/>
         <source>All types</source>
         <translation>全部题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="74"/>
+        <location filename="../../desktop/views/wrong_book.py" line="76"/>
         <source>Show mastered</source>
         <translation>显示已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="90"/>
-        <location filename="../../desktop/views/wrong_book.py" line="216"/>
+        <location filename="../../desktop/views/wrong_book.py" line="78"/>
+        <source>Show graduated</source>
+        <translation>显示已移出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="80"/>
+        <source>Entries answered right enough times in a row to leave the book (File ▸ Settings)</source>
+        <translation>连续答对足够次数、已移出错题本的题目（文件 ▸ 设置）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="97"/>
+        <location filename="../../desktop/views/wrong_book.py" line="233"/>
         <source>Mark mastered</source>
         <translation>标记为已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="93"/>
+        <location filename="../../desktop/views/wrong_book.py" line="100"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="171"/>
+        <location filename="../../desktop/views/wrong_book.py" line="103"/>
+        <source>Put back in the book</source>
+        <translation>放回错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="105"/>
+        <source>It stays until answered right enough times in a row again</source>
+        <translation>放回后，需再次连续答对足够次数才会移出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="187"/>
         <source>%1 question(s) to review</source>
         <translation>待复习 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="182"/>
-        <location filename="../../desktop/views/wrong_book.py" line="228"/>
+        <location filename="../../desktop/views/wrong_book.py" line="198"/>
+        <location filename="../../desktop/views/wrong_book.py" line="249"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="184"/>
+        <location filename="../../desktop/views/wrong_book.py" line="200"/>
         <source>missed %1×</source>
         <translation>错 %1 次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="185"/>
+        <location filename="../../desktop/views/wrong_book.py" line="201"/>
         <source>mastered</source>
         <translation>已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="211"/>
+        <location filename="../../desktop/views/wrong_book.py" line="202"/>
+        <source>graduated</source>
+        <translation>已移出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="228"/>
         <source>Nothing here: every question you missed is mastered, or none matches the filters.</source>
         <translation>这里没有题目：做错的题都已掌握，或没有题目符合筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="215"/>
+        <location filename="../../desktop/views/wrong_book.py" line="232"/>
         <source>Not mastered yet</source>
         <translation>还没掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="222"/>
+        <location filename="../../desktop/views/wrong_book.py" line="240"/>
         <source>missed %1×, last on %2</source>
         <translation>错 %1 次，最近一次 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="225"/>
+        <location filename="../../desktop/views/wrong_book.py" line="243"/>
+        <source>graduated: right %1× in a row since</source>
+        <translation>已移出：此后连续答对 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="246"/>
         <source>right %1× since: mark it mastered when it sticks</source>
         <translation>此后答对 %1 次：记牢了就标记为已掌握</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/wrong_book.py" line="248"/>
+        <location filename="../../desktop/views/wrong_book.py" line="269"/>
         <source>Question %1 marked mastered.</source>
         <translation>第 %1 题已标记为已掌握。</translation>
     </message>
