@@ -64,6 +64,35 @@ def test_programming_question_splits_into_problem_and_an_editor_of_most_of_the_w
     assert answer.editor.height() >= 0.5 * page.height()
 
 
+
+def test_the_problem_pane_wraps_at_1024_and_never_scrolls_sideways(launch):
+    """Every bundled programming question at 1024×700: the problem's page is no wider than
+    its pane (long tokens such as ``RoPEMultiHeadAttention(nn.Module)`` wrap), so no line
+    of the stem is cut at the right edge; its text is all there, selectable and copyable
+    as written."""
+    app = launch()
+    app.window.resize(1024, 700)
+    app.window.show()
+    for paper_id in ("000", "001", "drills"):
+        view = practice(app, paper_id)
+        for q in (q for q in view.questions if q.type == "programming"):
+            view.go_to(index_of(view, q.id))
+            settle(5)
+            page = view.current_page()
+            scroll = page.scroll
+            assert scroll.widget().width() <= scroll.viewport().width(), q.id
+            assert scroll.horizontalScrollBar().maximum() == 0, q.id
+            assert page.stem.height() >= page.stem.heightForWidth(page.stem.width()) - 1, q.id
+        view.sig_leave.emit()
+    view = practice(app, "001")
+    view.go_to(index_of(view, "001/29"))
+    settle(5)
+    stem = view.current_page().stem
+    assert "RoPEMultiHeadAttention" in stem.toPlainText()
+    stem.selectAll()
+    assert "\u200b" not in stem.textCursor().selectedText()  # copies as written
+
+
 def test_splitters_are_remembered_across_questions_and_launches(launch, tmp_path):
     app = launch()
     app.window.resize(1400, 900)

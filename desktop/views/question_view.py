@@ -20,6 +20,7 @@ from question_db.model import BLANK_MARK, Question, Section
 
 from .answer_widgets import AnswerWidget, make_answer_widget
 from .markdown_html import highlight_code, inline, markdown_to_html
+from .flow_text import FlowText
 from .points import format_points
 from .question_script import shown
 from .translation import tr
@@ -165,7 +166,13 @@ def stem_markdown(question: Question) -> str:
     return BLANK_MARK.sub(lambda m: f"＿＿({next(count)})＿＿", question.stem)
 
 
-def rich_label(html: str = "", *, name: str = "") -> QLabel:
+def rich_label(html: str = "", *, name: str = "", flow: bool = False) -> QLabel | FlowText:
+    """Selectable rich text; ``flow``: for a narrow pane (wraps inside long tokens)."""
+    if flow:
+        text = FlowText(html)
+        if name:
+            text.setObjectName(name)
+        return text
     label = QLabel(html)
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setWordWrap(True)
@@ -179,7 +186,8 @@ def rich_label(html: str = "", *, name: str = "") -> QLabel:
 class ErrataBox(QFrame):
     """What the source paper got wrong: its key, the verified key and why."""
 
-    def __init__(self, question: Question, parent: QWidget | None = None) -> None:
+    def __init__(self, question: Question, parent: QWidget | None = None, *,
+                 flow: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("errata_box")
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -215,9 +223,9 @@ class ErrataBox(QFrame):
             # as the reference answer next to this box.
             layout.addWidget(rich_label("<b>" + tr("Source paper's answer") + "</b>"
                                         + markdown_to_html(shown(str(question.seed_answer))),
-                                        name="errata_seed_key"))
+                                        name="errata_seed_key", flow=flow))
         layout.addWidget(rich_label(markdown_to_html(shown(question.errata)),
-                                    name="errata_reason"))
+                                    name="errata_reason", flow=flow))
 
 
 class QuestionView(QWidget):
@@ -281,8 +289,11 @@ class QuestionView(QWidget):
             layout.addWidget(rich_label(f"<span style='color:{css(Role.WARNING)}; "
                                         "font-weight:bold'>" + text + "</span>",
                                         name="draft_notice"))
+        # A programming question's problem pane is narrow (the editor gets the width): its
+        # long texts wrap inside long tokens instead of widening the page (flow_text.py).
+        narrow = question.type == QuestionType.PROGRAMMING
         self.stem = rich_label(markdown_to_html(shown(stem_markdown(question))),
-                               name="stem")
+                               name="stem", flow=narrow)
         layout.addWidget(self.stem)
 
         self.answer: AnswerWidget = make_answer_widget(question)
@@ -316,13 +327,13 @@ class QuestionView(QWidget):
         self.feedback.setObjectName("feedback")
         feedback_layout = QVBoxLayout(self.feedback)
         feedback_layout.setContentsMargins(0, 8, 0, 0)
-        self.key = rich_label(name="key")
+        self.key = rich_label(name="key", flow=narrow)
         feedback_layout.addWidget(self.key)
         self.errata: ErrataBox | None = None
         if question.errata:
-            self.errata = ErrataBox(question)
+            self.errata = ErrataBox(question, flow=narrow)
             feedback_layout.addWidget(self.errata)
-        self.explanation = rich_label(name="explanation")
+        self.explanation = rich_label(name="explanation", flow=narrow)
         feedback_layout.addWidget(self.explanation)
         self.verify_button: QPushButton | None = None
         if question.verify is not None:
