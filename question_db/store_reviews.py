@@ -13,8 +13,8 @@ from typing import Iterable
 from .store import ProgressStore
 
 __all__ = ["ReviewRow", "CurrentCard", "review_history", "latest_mastery", "save_card",
-           "current_card", "card_row", "review_for_answers", "rate_review", "add_review", "rerate_review_uid", "has_reviews",
-           "due_cards", "override_last_review",
+           "current_card", "card_row", "review_for_answers", "rate_review", "add_review",
+           "rerate_review_uid", "has_reviews", "due_cards", "override_last_review",
            "add_mastery", "remove_mastery", "refresh_card_mastery", "review_count_and_last",
            "due_card_ids", "open_card_dues", "get_setting", "set_setting", "delete_setting",
            "last_missed_answer", "outcomes_newest_first"]
