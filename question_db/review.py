@@ -5,7 +5,9 @@ wrong → Again; right but slow → Hard; right → Good; right and fast → Eas
 credit → Hard; code → from the share of required checks passed; subjective → from the
 self-marked share. The learner may override the last rating. The card is a cache: it
 is always the replay of the question's reviews in time order (fuzzing off), which is
-what makes overrides and imports exact.
+what makes overrides and imports exact. A new review that sorts last on a card the store
+still marks as the replay of all the others is one more FSRS step (the same card, without
+replaying a growing history on every answer); anything else replays in full.
 
 Self-rated reviews (``ReviewKind``: Show answer without answering = Again, 背题 knew it /
 didn't = Good / Again, a review session's 1–4) schedule the card like any other review, but
@@ -119,11 +121,33 @@ def replay(store: ProgressStore, question_id: str) -> CardState:
     for row in history:
         card, _ = scheduler().review_card(card, Rating(row.rating),
                                           review_datetime=_dt(row.reviewed_at))
+    return _cache(store, question_id, card, len(history),
+                  history[-1].rating if history else None)
+
+
+def _cache(store: ProgressStore, question_id: str, card: Card, reps: int,
+           last_rating: int | None) -> CardState:
     mastered = rows.latest_mastery(store, question_id)
     due = card.due.timestamp()
-    rows.save_card(store, question_id, card.to_json(), due, mastered)
-    return CardState(question_id, due, card.stability, card.difficulty, len(history),
-                     history[-1].rating if history else None, mastered)
+    rows.save_card(store, question_id, card.to_json(), due, mastered, reps)
+    return CardState(question_id, due, card.stability, card.difficulty, reps, last_rating,
+                     mastered)
+
+
+def _add_and_schedule(store: ProgressStore, question_id: str, *, rating: int,
+                      reviewed_at: float, **review: Any) -> CardState:
+    """Add a review and reschedule the card. A new review that sorts last (its id is the
+    newest, so only an earlier time could put it before another) on a card that is still
+    the replay of the reviews before it is one more FSRS step: the same card the replay
+    computes, without replaying the whole history on every answer. Otherwise: replay."""
+    cached = rows.current_card(store, question_id)
+    added = rows.add_review(store, question_id, rating=rating, reviewed_at=reviewed_at,
+                            **review)
+    if not added or cached is None or reviewed_at < cached.last_reviewed_at:
+        return replay(store, question_id)
+    card, _ = scheduler().review_card(Card.from_json(cached.card_json), Rating(rating),
+                                      review_datetime=_dt(reviewed_at))
+    return _cache(store, question_id, card, cached.reviews + 1, rating)
 
 
 def record_outcome(store: ProgressStore, question: Question, paper: Paper, *,
@@ -146,10 +170,9 @@ def record_outcome(store: ProgressStore, question: Question, paper: Paper, *,
         if previous is not None:
             rows.rate_review(store, previous, answer_uid=answer_uid, rating=rating,
                              missed=missed)
-        else:
-            rows.add_review(store, question.id, answer_uid=answer_uid, rating=rating,
-                            missed=missed, reviewed_at=_now(now))
-        return replay(store, question.id)
+            return replay(store, question.id)
+        return _add_and_schedule(store, question.id, answer_uid=answer_uid, rating=rating,
+                                 missed=missed, reviewed_at=_now(now))
 
 
 def _check_rating(rating: int) -> None:
@@ -168,11 +191,10 @@ def record_self_rating(store: ProgressStore, question_id: str, *, rating: int,
         raise ValueError("a graded answer is recorded with record_outcome")
     with store.write():
         was_new = not rows.has_reviews(store, question_id)
-        rows.add_review(store, question_id, answer_uid=None, rating=rating, missed=False,
-                        reviewed_at=_now(now), kind=kind, uid=uid,
-                        review_session_id=review_session_id, was_new=was_new,
-                        seconds=None if seconds is None else round(seconds, 3))
-        return replay(store, question_id)
+        return _add_and_schedule(store, question_id, answer_uid=None, rating=rating,
+                                 missed=False, reviewed_at=_now(now), kind=kind, uid=uid,
+                                 review_session_id=review_session_id, was_new=was_new,
+                                 seconds=None if seconds is None else round(seconds, 3))
 
 
 def override_rating(store: ProgressStore, question_id: str, rating: int) -> CardState:

@@ -324,6 +324,30 @@ ALTER TABLE sessions ADD COLUMN include_drafts INTEGER NOT NULL DEFAULT 0;
 """
 
 
+# v5 "incremental cards": a card records how many reviews it is the replay of, and any
+# change to its question's reviews clears that (triggers), so a new review that sorts last
+# extends a still-current card by one FSRS step instead of replaying the whole history on
+# every answer (bench: answer_commit_median); anything else replays in full, as before.
+# Cards cached before v5 start unmarked: their next review replays in full. A regrade finds
+# the review of its answer by the answer's uid instead of scanning the question's reviews.
+_V5 = """
+ALTER TABLE cards ADD COLUMN replayed INTEGER;  -- reviews it replays; NULL: replay in full
+
+CREATE TRIGGER reviews_stale_card_insert AFTER INSERT ON reviews BEGIN
+    UPDATE cards SET replayed = NULL WHERE question_id = NEW.question_id;
+END;
+
+CREATE TRIGGER reviews_stale_card_update AFTER UPDATE ON reviews BEGIN
+    UPDATE cards SET replayed = NULL WHERE question_id IN (OLD.question_id, NEW.question_id);
+END;
+
+CREATE TRIGGER reviews_stale_card_delete AFTER DELETE ON reviews BEGIN
+    UPDATE cards SET replayed = NULL WHERE question_id = OLD.question_id;
+END;
+
+CREATE INDEX reviews_by_answer ON reviews (answer_uid) WHERE answer_uid IS NOT NULL;
+"""
+
 def statements(script: str) -> list[str]:
     """Split a script into complete statements (trigger bodies contain ';')."""
     out, buf = [], ""
@@ -344,5 +368,6 @@ def _script(script: str) -> Callable[[sqlite3.Connection], None]:
 
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
-                                                            _script(_V3), _script(_V4)]
+                                                            _script(_V3), _script(_V4),
+                                                            _script(_V5)]
 SCHEMA_VERSION = len(MIGRATIONS)

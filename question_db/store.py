@@ -19,6 +19,7 @@ Opening with recovery (damaged file, backups, read-only folder) is ``recovery.py
 """
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
@@ -33,6 +34,8 @@ from .enums import SessionState as SessionState_  # the record below takes the p
 from .enums import sql_list
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_file import StorageError, is_corruption, read_only_connection, storage_error
+
+_SAVEPOINTS = itertools.count()
 
 if TYPE_CHECKING:  # sqlite-utils is imported on first use (ProgressStore.db)
     import sqlite_utils
@@ -321,7 +324,7 @@ class ProgressStore:
     def atomic(self) -> Iterator[None]:
         """A transaction (a savepoint when one is open): reads inside see one snapshot."""
         if self.conn.in_transaction:
-            name = f"examdesk_{uuid.uuid4().hex}"
+            name = f"examdesk_{next(_SAVEPOINTS)}"  # unique per nesting, no urandom per write
             self.conn.execute(f"SAVEPOINT {name}")
             try:
                 yield

@@ -12,9 +12,9 @@ from typing import Iterable
 
 from .store import ProgressStore
 
-__all__ = ["ReviewRow", "review_history", "latest_mastery", "save_card", "card_row",
-           "review_for_answers", "rate_review", "add_review", "rerate_review_uid", "has_reviews",
-           "due_cards", "override_last_review",
+__all__ = ["ReviewRow", "CurrentCard", "review_history", "latest_mastery", "save_card",
+           "current_card", "card_row", "review_for_answers", "rate_review", "add_review",
+           "rerate_review_uid", "has_reviews", "due_cards", "override_last_review",
            "add_mastery", "remove_mastery", "refresh_card_mastery", "review_count_and_last",
            "due_card_ids", "open_card_dues", "get_setting", "set_setting", "delete_setting",
            "last_missed_answer", "outcomes_newest_first"]
@@ -39,11 +39,30 @@ def latest_mastery(store: ProgressStore, question_id: str) -> float | None:
 
 
 def save_card(store: ProgressStore, question_id: str, card_json: str, due: float,
-              mastered_at: float | None) -> None:
+              mastered_at: float | None, replayed: int) -> None:
+    """Cache the card replayed from the question's ``replayed`` reviews (all it has now; the
+    triggers of schema v5 clear the count when any of them changes)."""
     store.execute(
-        "INSERT INTO cards (question_id, card, due, mastered_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (question_id) DO UPDATE SET card = excluded.card, due = excluded.due, "
-        "mastered_at = excluded.mastered_at", [question_id, card_json, due, mastered_at])
+        "INSERT INTO cards (question_id, card, due, mastered_at, replayed) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (question_id) DO UPDATE SET card = excluded.card, "
+        "due = excluded.due, mastered_at = excluded.mastered_at, replayed = excluded.replayed",
+        [question_id, card_json, due, mastered_at, replayed])
+
+
+@dataclass(frozen=True)
+class CurrentCard:
+    card_json: str
+    reviews: int            # how many reviews it is the replay of: all the question has
+    last_reviewed_at: float  # the newest of them
+
+
+def current_card(store: ProgressStore, question_id: str) -> CurrentCard | None:
+    """The cached card if it is still the replay of the question's reviews, else None."""
+    row = store.execute(
+        "SELECT card, replayed, (SELECT MAX(reviewed_at) FROM reviews WHERE question_id = ?) "
+        "FROM cards WHERE question_id = ? AND replayed > 0",
+        [question_id, question_id]).fetchone()
+    return CurrentCard(*row) if row and row[2] is not None else None
 
 
 def card_row(store: ProgressStore, question_id: str) -> tuple[str, float, float | None] | None:
@@ -60,7 +79,9 @@ def review_for_answers(store: ProgressStore, question_id: str,
     if not uids:
         return None
     row = store.execute(
-        f"SELECT id FROM reviews WHERE question_id = ? AND answer_uid IN "
+        # +question_id: look the answer up by its uid (reviews_by_answer), not by scanning
+        # the question's reviews
+        f"SELECT id FROM reviews WHERE +question_id = ? AND answer_uid IN "
         f"({', '.join('?' * len(uids))}) ORDER BY reviewed_at DESC, id DESC LIMIT 1",
         [question_id, *uids]).fetchone()
     return row[0] if row else None

@@ -59,7 +59,7 @@ def fill(store: ProgressStore) -> int:
 
 # --- schema ---------------------------------------------------------------------------------
 def test_new_file_is_migrated_from_empty(store, db_path):
-    assert SCHEMA_VERSION == 4
+    assert SCHEMA_VERSION == 5
     conn = raw(db_path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -77,10 +77,14 @@ def test_new_file_is_migrated_from_empty(store, db_path):
     assert indexes == {"sessions_by_paper", "sessions_by_state", "answers_by_session",
                        "sessions_by_uid", "answers_by_uid", "cards_by_due",
                        "reviews_by_question", "sessions_by_run", "reviews_by_review_session",
-                       "reviews_rated_today", "check_attempts_by_question"}
+                       "reviews_rated_today", "check_attempts_by_question",
+                       "reviews_by_answer"}  # v5
     triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert triggers == {"answers_totals_insert", "answers_totals_regrade",
-                        "reviews_totals_insert", "reviews_totals_update"}
+                        "reviews_totals_insert", "reviews_totals_update",
+                        # v5: a card knows whether it is still the replay of its reviews
+                        "reviews_stale_card_insert", "reviews_stale_card_update",
+                        "reviews_stale_card_delete"}
     conn.close()
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
