@@ -252,8 +252,8 @@ def bench_question_switch(quick: bool) -> list[Metric]:
     return [
         metric("question_switch_p50", data["p50_ms"], "ms", data["baseline_p50_ms"],
                "report", None, f"{data['n']} questions"),
-        metric("question_switch_p95", p95, "ms", data["baseline_p95_ms"], "p95 ≤ 16 ms",
-               p95 <= 16),
+        metric("question_switch_p95", p95, "ms", data["baseline_p95_ms"], "p95 ≤ 8 ms",
+               p95 <= 8),
         metric("question_switch_max", data["max_ms"], "ms", data["baseline_max_ms"], "report",
                None),
     ]

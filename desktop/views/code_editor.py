@@ -17,6 +17,7 @@ from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 
 from ..theme import theme
+from .shaped_text import keep_shaped_text
 
 INDENT = "    "
 MONOSPACE_FAMILIES = ["JetBrains Mono", "Cascadia Mono", "Consolas", "Menlo", "DejaVu Sans Mono",
@@ -119,6 +120,7 @@ class CodeEditor(QPlainTextEdit):
         self.setTabChangesFocus(False)
         self._update_tab_stop()
         self.highlighter = PygmentsHighlighter(self.document())
+        keep_shaped_text(self.document())
 
     def _update_tab_stop(self) -> None:
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))

@@ -18,6 +18,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QStyle, QTextBrowser, QWidget
 
+from .shaped_text import keep_shaped_text
+
 
 class FlowText(QTextBrowser):
     """``QLabel``-like (``setText``/``text``) rich text that wraps at any width."""
@@ -40,6 +42,7 @@ class FlowText(QTextBrowser):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.document().contentsChanged.connect(self._text_changed)
+        keep_shaped_text(self.document())
         self.setText(html)
 
     # --- QLabel's text API -------------------------------------------------------------

@@ -24,6 +24,7 @@ import logging
 import time
 from typing import Iterable
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -165,6 +166,8 @@ class PaperSessionView(Screen):
 
         self.stack = QStackedWidget()
         self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._updating_page: QWidget | None = None  # the one page that takes updates
+        self.stack.currentChanged.connect(self._updates_to_current_page)
         self.position = QLabel()
         # Explicit context: self.tr() would look these up under the subclass's name.
         translate = QCoreApplication.translate
@@ -263,6 +266,8 @@ class PaperSessionView(Screen):
                                 total=len(self.questions))
             self.pages[index] = page
             self.stack.addWidget(page)
+            if page is not self.stack.currentWidget():
+                page.setUpdatesEnabled(False)  # hidden: see _updates_to_current_page
             self._load_page(page)
             page.answer.sig_changed.connect(lambda i=index: self.mark_changed(i))
             if isinstance(page.answer, ProgrammingAnswer):
@@ -273,6 +278,21 @@ class PaperSessionView(Screen):
             page.set_console_available(self.console_available)
             self.page_built(index, page)
         return self.pages[index]
+
+    def _updates_to_current_page(self, _index: int) -> None:
+        """Only the page on screen takes updates. At every switch QStackedLayout turns the
+        stack's updates off and on again, a walk over every widget of every built page
+        (with 40 pages of the big bank ~2 ms of each switch); a hidden page whose updates
+        are off by itself is skipped (bench question_switch: setCurrentWidget with 34 built
+        pages 0.73 -> 0.15 ms). What a page shows is the same: it takes updates again, and
+        is repainted, as it comes on screen."""
+        current = self.stack.currentWidget()
+        if current is not None and not current.updatesEnabled():
+            current.setUpdatesEnabled(True)
+        previous, self._updating_page = self._updating_page, current
+        if previous is not None and previous is not current and shiboken6.isValid(previous) \
+                and self.stack.indexOf(previous) >= 0:
+            previous.setUpdatesEnabled(False)
 
     def _build_workspace(self, page: QuestionView) -> None:
         """A programming page: its Run / Check / History, the exam's rules, the splitters
