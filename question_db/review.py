@@ -398,7 +398,7 @@ def wrong_book(store: ProgressStore, bank: Bank, *, paper_id: str | None = None,
                 or (qtype and q.type != qtype)):
             continue
         last = rows.last_missed_answer(store, q.id) if row.misses else None
-        _, last_rating = rows.review_count_and_last(store, q.id)
+        last_rating = rows.last_rating(store, q.id)  # not COUNT(*): history grows
         entries.append(WrongEntry(
             question=q, misses=row.misses,
             last_missed_at=row.last_missed_at or row.returned_at or 0.0,

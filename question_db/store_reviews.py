@@ -16,8 +16,8 @@ __all__ = ["ReviewRow", "CurrentCard", "review_history", "latest_mastery", "save
            "current_card", "card_row", "review_for_answers", "rate_review", "add_review",
            "rerate_review_uid", "has_reviews", "due_cards", "override_last_review",
            "add_mastery", "remove_mastery", "refresh_card_mastery", "review_count_and_last",
-           "due_card_ids", "open_card_dues", "get_setting", "set_setting", "delete_setting",
-           "last_missed_answer", "outcomes_newest_first"]
+           "last_rating", "due_card_ids", "open_card_dues", "get_setting", "set_setting",
+           "delete_setting", "last_missed_answer", "outcomes_newest_first"]
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,14 @@ def review_count_and_last(store: ProgressStore, question_id: str) -> tuple[int, 
         "ORDER BY reviewed_at DESC, id DESC LIMIT 1) FROM reviews WHERE question_id = ?",
         [question_id, question_id]).fetchone()
     return count, last
+
+
+def last_rating(store: ProgressStore, question_id: str) -> int | None:
+    """The rating of the question's newest review (one index seek, whatever its history)."""
+    row = store.execute(
+        "SELECT rating FROM reviews WHERE question_id = ? ORDER BY reviewed_at DESC, id DESC "
+        "LIMIT 1", [question_id]).fetchone()
+    return row[0] if row else None
 
 
 def due_card_ids(store: ProgressStore, before: float) -> list[str]:

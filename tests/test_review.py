@@ -121,9 +121,11 @@ def test_wrong_book_follows_answers_and_mastery(store):
     assert "001/3" in [e.question.id for e in review.wrong_book(store, BANK, topic=topic)]
     assert review.wrong_book(store, BANK, paper_id="000") == []
 
+    assert entry.last_rating == review.AGAIN  # the miss
     answer(store, sid, "001/3", BANK.question("001/3").answer, 30, T0 + 10)
-    assert next(e for e in review.wrong_book(store, BANK)
-                if e.question.id == "001/3").correct_since == 1
+    again = next(e for e in review.wrong_book(store, BANK) if e.question.id == "001/3")
+    assert again.correct_since == 1
+    assert again.last_rating == review.card_state(store, "001/3").last_rating != review.AGAIN
     review.set_mastered(store, "001/3", now=T0 + 20)
     assert [e.question.id for e in review.wrong_book(store, BANK)] == ["001/22"]
     assert "001/3" in [e.question.id for e in review.wrong_book(store, BANK,
