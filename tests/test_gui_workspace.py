@@ -93,6 +93,27 @@ def test_the_problem_pane_wraps_at_1024_and_never_scrolls_sideways(launch):
     assert "\u200b" not in stem.textCursor().selectedText()  # copies as written
 
 
+
+def test_the_problem_text_grows_with_zoom_and_is_never_clipped(launch):
+    """Ctrl+= on a programming page: the problem text takes the height its bigger font
+    needs (a height cached for the old font would cut the stem's end off)."""
+    app = launch()
+    app.window.resize(1024, 700)
+    app.window.show()
+    view = practice(app, "001")
+    view.go_to(index_of(view, "001/29"))
+    settle(5)
+    stem = view.current_page().stem
+    before = stem.height()
+    app.window.set_zoom(4)
+    settle(5)
+    needed = stem.document().clone()
+    needed.setTextWidth(stem.width())
+    assert stem.height() > before
+    assert stem.height() >= needed.size().height()
+    app.window.set_zoom(0)
+
+
 def test_splitters_are_remembered_across_questions_and_launches(launch, tmp_path):
     app = launch()
     app.window.resize(1400, 900)

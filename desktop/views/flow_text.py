@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QStyle, QTextBrowser, QWidget
 
@@ -77,6 +77,11 @@ class FlowText(QTextBrowser):
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's: the point of this widget
         return QSize(40, self.heightForWidth(max(self.width(), 40)))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._text_changed()  # zoom (Ctrl+=) or a theme: the cached heights are stale
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's
         super().resizeEvent(event)
