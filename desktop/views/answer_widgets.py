@@ -36,6 +36,7 @@ from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceRe
 
 from .check_results import CheckResultsView
 from .code_editor import CodeEditor
+from .paint_layer import LayeredLabel
 from ..theme import Role, css
 from .markdown_html import inline
 from .points import format_points
@@ -57,7 +58,7 @@ def option_mark(picked: bool, in_key: bool) -> tuple[str, str]:
     return "", ""
 
 
-class ClickableLabel(QLabel):
+class ClickableLabel(LayeredLabel):
     """A rich-text label that forwards clicks to its option button."""
 
     sig_clicked = Signal()

@@ -17,6 +17,7 @@ from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 
 from ..theme import theme
+from .paint_layer import PaintLayer
 from .shaped_text import keep_shaped_text
 
 INDENT = "    "
@@ -110,6 +111,10 @@ class CodeEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Not focused (no cursor to blink), it is drawn again only when what it shows
+        # changed (bench question_switch): an edit, a rehighlight, a scroll, a selection.
+        self._look = 0  # bumped by what the key cannot see (formats, extra selections)
+        self.layer = PaintLayer(self.viewport(), self._layer_key, lambda: not self.hasFocus())
         font = QFont()  # only the family is set, so the size still follows the zoom
         font.setFamilies(MONOSPACE_FAMILIES + [QFontDatabase.systemFont(
             QFontDatabase.SystemFont.FixedFont).family()])
@@ -121,6 +126,24 @@ class CodeEditor(QPlainTextEdit):
         self._update_tab_stop()
         self.highlighter = PygmentsHighlighter(self.document())
         keep_shaped_text(self.document())
+        self.document().documentLayout().update.connect(self._looks_changed)
+
+    def _looks_changed(self, *_args) -> None:
+        self._look += 1
+
+    def _layer_key(self) -> tuple:
+        cursor = self.textCursor()
+        return (self._look, self.document().revision(), self.horizontalScrollBar().value(),
+                self.verticalScrollBar().value(), cursor.position(), cursor.anchor(),
+                self.palette().cacheKey(), self.font().key(), self.isEnabled(),
+                self.isReadOnly(), self.isActiveWindow())
+
+    def setExtraSelections(self, selections) -> None:  # noqa: N802 (Qt override)
+        self._look += 1
+        super().setExtraSelections(selections)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        self.layer.paint(event, super().paintEvent)
 
     def _update_tab_stop(self) -> None:
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
@@ -129,6 +152,9 @@ class CodeEditor(QPlainTextEdit):
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
             self._update_tab_stop()
+        if event.type() in (event.Type.FontChange, event.Type.StyleChange,
+                            event.Type.PaletteChange):
+            self.layer.drop()
 
     # --- editing -------------------------------------------------------------------------
     def _selected_blocks(self) -> tuple[int, int]:

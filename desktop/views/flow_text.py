@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QStyle, QTextBrowser, QWidget
 
+from .paint_layer import PaintLayer
 from .shaped_text import keep_shaped_text
 
 
@@ -43,6 +44,8 @@ class FlowText(QTextBrowser):
         self.setSizePolicy(policy)
         self.document().contentsChanged.connect(self._text_changed)
         keep_shaped_text(self.document())
+        # Drawn again only when something it shows changed (bench question_switch).
+        self.layer = PaintLayer(self.viewport(), self._layer_key, self._layer_cacheable)
         self.setText(html)
 
     # --- QLabel's text API -------------------------------------------------------------
@@ -52,6 +55,18 @@ class FlowText(QTextBrowser):
 
     def text(self) -> str:
         return self._html
+
+    # --- painting ------------------------------------------------------------------------
+    def _layer_key(self) -> tuple:
+        return (self.document().revision(), self.horizontalScrollBar().value(),
+                self.palette().cacheKey(), self.font().key(), self.isEnabled(),
+                self.isActiveWindow())
+
+    def _layer_cacheable(self) -> bool:
+        return not self.hasFocus() and not self.textCursor().hasSelection()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's
+        self.layer.paint(event, super().paintEvent)
 
     # --- sizing --------------------------------------------------------------------------
     def _text_changed(self) -> None:
@@ -82,6 +97,7 @@ class FlowText(QTextBrowser):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._text_changed()  # zoom (Ctrl+=) or a theme: the cached heights are stale
+            self.layer.drop()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's
         super().resizeEvent(event)

@@ -25,7 +25,8 @@ import time
 from typing import Iterable
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (QByteArray, QCoreApplication, QEvent, QSettings, QSize, Qt, QTimer,
+                            Signal)
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -51,6 +52,7 @@ from ..config import Keys
 from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer
 from .attempt_history import AttemptHistoryDialog
+from .paint_layer import fill_layers
 from .question_view import QuestionView
 from .screen import Screen
 
@@ -426,6 +428,12 @@ class PaperSessionView(Screen):
         # The first show creates and shows every child once: done here, unseen (hidden
         # again in the same event-loop turn, before anything is painted).
         page.setVisible(True)
+        # Scroll areas decide their bars on the layout requests the show posted (a bar
+        # that appears posts another round): settled now, so the text is laid out, and
+        # its layers taken, at the width it will have on screen.
+        for _ in range(3):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        fill_layers(page)  # its text drawn once now, copied when it comes on screen
         page.setVisible(False)
 
     def keep_page(self, index: int) -> bool:

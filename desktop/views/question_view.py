@@ -21,6 +21,7 @@ from question_db.model import BLANK_MARK, Question, Section
 from .answer_widgets import AnswerWidget, make_answer_widget
 from .markdown_html import highlight_code, inline, markdown_to_html
 from .flow_text import FlowText
+from .paint_layer import LayeredLabel
 from .points import format_points
 from .question_script import shown
 from .translation import tr
@@ -173,7 +174,7 @@ def rich_label(html: str = "", *, name: str = "", flow: bool = False) -> QLabel 
         if name:
             text.setObjectName(name)
         return text
-    label = QLabel(html)
+    label = LayeredLabel(html)
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -1,0 +1,206 @@
+"""Keep a text widget's last paint in a pixmap while what it shows does not change.
+
+A question switch paints the whole page that comes on screen; on a programming page most
+of that is text (the problem, the code, the title: ~4 of the ~10 ms measured by bench
+question_switch), drawn glyph by glyph although nothing in it changed since the learner
+last saw it. A ``PaintLayer`` keeps what a widget painted and, while the widget's key (size,
+text, palette, font, focus, scroll position, …) is unchanged, copies it instead of drawing
+the text again; any change of the key paints the real way, and the layer is taken again in
+the next idle turn. Pages built ahead of time take their layers while the learner reads
+(``fill_layers``).
+
+The layer is taken with ``QWidget.render`` (the widget's own ``paintEvent``, redirected),
+so it holds exactly what the widget paints, on a transparent background: its parent's
+background is drawn under it as before. Layers live in one budget (``BUDGET_BYTES``); the
+least recently shown are dropped first.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from functools import partial
+from typing import Callable, Hashable
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
+from PySide6.QtWidgets import QLabel, QWidget
+
+__all__ = ["PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes", "BUDGET_BYTES"]
+
+BUDGET_BYTES = 64 * 1024 * 1024  # every layer together (a page's text is ~0.5–2 MB)
+MAX_LAYER_PIXELS = 4_000_000  # device pixels: a taller widget paints the real way
+# A paint quicker than this is not worth its pixmap (a short label: ~0.03 ms, the copy
+# ~0.01 ms); a stem, a problem or an editor take 0.2–2 ms.
+MIN_PAINT_SECONDS = 0.15e-3
+
+_SHOWN: OrderedDict[int, PaintLayer] = OrderedDict()  # filled layers, least recent first
+_bytes = 0
+
+
+def layer_bytes() -> int:
+    """What the layers hold now, in bytes (bench, tests)."""
+    return _bytes
+
+
+class PaintLayer(QObject):
+    """The last paint of ``target`` (a widget, or a scroll area's viewport).
+
+    ``key()`` names everything the paint depends on besides the target's size and pixel
+    ratio; ``cacheable()`` says when the real paint must be used (a selection, a focused
+    editor's cursor). The owner's ``paintEvent`` calls ``paint(event, real_paint)``.
+    """
+
+    def __init__(self, target: QWidget, key: Callable[[], Hashable],
+                 cacheable: Callable[[], bool] = lambda: True) -> None:
+        super().__init__(target)
+        self.target = target
+        self._key = key
+        self._cacheable = cacheable
+        self._pixmap: QPixmap | None = None
+        self._pixmap_key: Hashable = None
+        self._cheap_key: Hashable = None  # painted quickly with this key: not worth a layer
+        self._rendering = False
+        self._fill_pending = False
+        self._size = 0  # bytes, while filled
+        self.hits = 0  # paints served from the layer (tests)
+        self.destroyed.connect(partial(_forget, id(self)))
+
+    # --- painting --------------------------------------------------------------------------
+    def _full_key(self) -> Hashable:
+        size = self.target.size()
+        return (size.width(), size.height(), self.target.devicePixelRatioF(), self._key())
+
+    def paint(self, event: QPaintEvent, real: Callable[[QPaintEvent], None]) -> None:
+        if self._rendering:  # taking the layer: the widget's own paint, into the pixmap
+            real(event)
+            return
+        if self._pixmap is not None and self._cacheable() \
+                and self._pixmap_key == self._full_key():
+            self.hits += 1
+            ratio = self._pixmap.devicePixelRatio()
+            area = event.rect()
+            painter = QPainter(self.target)
+            painter.drawPixmap(area, self._pixmap, QRect(
+                round(area.x() * ratio), round(area.y() * ratio),
+                round(area.width() * ratio), round(area.height() * ratio)))
+            painter.end()
+            _touch(self)
+            return
+        real(event)
+        self.drop()
+        if self._cheap_key != self._full_key():
+            self._schedule_fill()
+
+    def _schedule_fill(self) -> None:
+        if not self._fill_pending:
+            self._fill_pending = True
+            QTimer.singleShot(0, self, self._idle_fill)
+
+    def _idle_fill(self) -> None:
+        self._fill_pending = False
+        self.fill()
+
+    def fill(self) -> bool:
+        """Take the layer now, unless it is current or the widget cannot be cached."""
+        target = self.target
+        if self._rendering or not self._cacheable():
+            return False
+        key = self._full_key()
+        if self._pixmap is not None and self._pixmap_key == key:
+            return True
+        if key == self._cheap_key:
+            return False
+        ratio = target.devicePixelRatioF()
+        size = target.size()
+        device = QSize(round(size.width() * ratio), round(size.height() * ratio))
+        if device.isEmpty() or device.width() * device.height() > MAX_LAYER_PIXELS:
+            return False
+        pixmap = QPixmap(device)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        self._rendering = True
+        start = time.perf_counter()
+        try:  # no background: what the parent paints under the widget stays the parent's
+            target.render(pixmap, QPoint(), QRegion(), QWidget.RenderFlag.DrawChildren)
+        finally:
+            self._rendering = False
+        self.drop()
+        if time.perf_counter() - start < MIN_PAINT_SECONDS:
+            self._cheap_key = key
+            return False
+        self._pixmap, self._pixmap_key = pixmap, key
+        _add(self, device.width() * device.height() * 4)
+        return True
+
+    def drop(self) -> None:
+        """Forget the layer (the next paint is the real one)."""
+        if self._pixmap is not None:
+            _remove(self)
+            self._pixmap = self._pixmap_key = None
+
+    @property
+    def filled(self) -> bool:
+        return self._pixmap is not None
+
+
+def _add(layer: PaintLayer, size: int) -> None:
+    global _bytes
+    layer._size = size  # noqa: SLF001 - the budget's bookkeeping
+    _SHOWN[id(layer)] = layer
+    _bytes += size
+    while _bytes > BUDGET_BYTES and len(_SHOWN) > 1:
+        oldest = next(iter(_SHOWN.values()))
+        oldest.drop()
+
+
+def _touch(layer: PaintLayer) -> None:
+    if id(layer) in _SHOWN:
+        _SHOWN.move_to_end(id(layer))
+
+
+def _remove(layer: PaintLayer) -> None:
+    _forget(id(layer))
+
+
+def _forget(key: int, *_destroyed) -> None:
+    global _bytes
+    layer = _SHOWN.pop(key, None)
+    if layer is not None:
+        _bytes -= layer._size  # noqa: SLF001
+
+
+def fill_layers(root: QWidget) -> int:
+    """Take the layers of every widget under ``root`` now (a page built ahead of time, while
+    the learner reads); returns how many were taken."""
+    return sum(1 for layer in root.findChildren(PaintLayer)
+               if layer.target.isVisibleTo(root) and layer.fill())
+
+
+class LayeredLabel(QLabel):
+    """A rich-text ``QLabel`` that copies its last paint while its text and look stay the
+    same (a stem, an option, a title: painted at every switch to their page)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.layer: PaintLayer | None = None
+        super().__init__(*args, **kwargs)
+        self.layer = PaintLayer(self, self._layer_key, self._layer_cacheable)
+
+    def _layer_key(self) -> tuple:
+        return (self.text(), self.palette().cacheKey(), self.font().key(), self.isEnabled(),
+                self.isActiveWindow(), int(self.alignment()), self.wordWrap(), self.indent(),
+                self.margin())
+
+    def _layer_cacheable(self) -> bool:
+        return bool(self.text()) and not self.hasFocus() and not self.hasSelectedText()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        if self.layer is None:
+            super().paintEvent(event)
+        else:
+            self.layer.paint(event, super().paintEvent)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if self.layer is not None and event.type() in (
+                QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.PaletteChange):
+            self.layer.drop()

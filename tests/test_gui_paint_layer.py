@@ -1,0 +1,142 @@
+"""Text layers (desktop/views/paint_layer): a widget that copies its last paint must show
+exactly what it would paint itself, and never an old picture after its text, selection,
+palette or size changed. Real widgets, offscreen, compared pixel by pixel."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from desktop.views import paint_layer
+from desktop.views.code_editor import CodeEditor
+from desktop.views.flow_text import FlowText
+from desktop.views.navigator import Navigator, navigator_groups
+from desktop.views.paint_layer import LayeredLabel
+from question_db.bank import load_bank
+
+pytestmark = pytest.mark.gui
+
+STEM = ("<p>实现 <code>RoPEMultiHeadAttention(nn.Module)</code>：给定 <b>q, k</b> 的形状 "
+        "(B, H, S, D)，在 <i>D</i> 维上成对旋转。Rotary embeddings rotate each pair of "
+        "channels by an angle that grows with the position.</p><pre>def forward(self, x):\n"
+        "    return x</pre>")
+OTHER = "<p>A different stem: <b>ZeRO-1</b> shards Adam's m and v across ranks.</p>"
+CODE = "import torch\n\n\ndef rope(x: torch.Tensor) -> torch.Tensor:\n    return x * 2\n"
+
+
+def picture(widget: QWidget) -> QImage:
+    return widget.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)
+
+
+def max_difference(a: QImage, b: QImage) -> int:
+    """The largest difference of one colour channel between two same-sized images."""
+    assert a.size() == b.size()
+    return max(abs(x - y) for x, y in zip(bytes(a.constBits()), bytes(b.constBits())))
+
+
+def shown(qtbot, *widgets: QWidget, width: int = 420) -> QWidget:
+    holder = QWidget()
+    layout = QVBoxLayout(holder)
+    for w in widgets:
+        layout.addWidget(w)
+    holder.resize(width, 160 * len(widgets))
+    qtbot.addWidget(holder)
+    holder.show()
+    qtbot.waitExposed(holder)
+    return holder
+
+
+def settle(qtbot) -> None:
+    qtbot.wait(30)  # the idle turn that takes a layer after a real paint
+
+
+def test_a_layered_label_copies_what_a_plain_label_paints(qtbot):
+    plain, layered = QLabel(STEM), LayeredLabel(STEM)
+    for label in (plain, layered):
+        label.setWordWrap(True)
+    _holder = shown(qtbot, plain, layered)
+    settle(qtbot)
+    assert layered.layer.filled
+    hits = layered.layer.hits
+    copy = picture(layered)
+    assert layered.layer.hits > hits  # this picture came from the layer
+    assert max_difference(copy, picture(plain)) <= 2  # rounding of the alpha blend only
+
+
+def test_a_changed_text_is_painted_again_not_copied(qtbot):
+    layered = LayeredLabel(STEM)
+    layered.setWordWrap(True)
+    fresh = QLabel(OTHER)
+    fresh.setWordWrap(True)
+    _holder = shown(qtbot, layered, fresh)
+    settle(qtbot)
+    before = picture(layered)
+    layered.setText(OTHER)
+    after = picture(layered)
+    assert max_difference(after, before) > 50
+    assert max_difference(after, picture(fresh)) <= 2
+
+
+def test_a_selection_and_a_palette_change_are_never_served_from_the_layer(qtbot):
+    text = FlowText(STEM)
+    _holder = shown(qtbot, text)
+    settle(qtbot)
+    assert text.layer.filled
+    unselected = picture(text.viewport())
+    cursor = text.textCursor()
+    cursor.select(cursor.SelectionType.Document)
+    text.setTextCursor(cursor)
+    selected = picture(text.viewport())
+    assert max_difference(selected, unselected) > 50  # the highlight is drawn
+    cursor.clearSelection()
+    text.setTextCursor(cursor)
+    assert max_difference(picture(text.viewport()), unselected) <= 2
+    palette = text.palette()
+    palette.setColor(QPalette.ColorRole.Text, QColor("#d00000"))
+    text.setPalette(palette)
+    assert max_difference(picture(text.viewport()), unselected) > 50  # red now
+
+
+def test_the_editor_shows_an_edit_made_while_it_was_not_focused(qtbot):
+    editor, fresh = CodeEditor(), CodeEditor()
+    editor.setPlainText(CODE)
+    fresh.setPlainText(CODE.replace("x * 2", "x.float() @ weight"))
+    holder = shown(qtbot, editor, fresh, width=520)
+    holder.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    holder.setFocus()  # the learner is on the page, not typing: no cursor to blink
+    settle(qtbot)
+    assert editor.layer.filled and not editor.hasFocus()
+    before = picture(editor.viewport())
+    editor.setPlainText(fresh.toPlainText())  # e.g. "Reset to starter", a restored attempt
+    settle(qtbot)
+    after = picture(editor.viewport())
+    assert max_difference(after, before) > 50
+    assert max_difference(after, picture(fresh.viewport())) <= 2
+
+
+def test_layers_stay_within_their_budget(qtbot, monkeypatch):
+    monkeypatch.setattr(paint_layer, "BUDGET_BYTES", 600_000)
+    labels = [LayeredLabel(STEM) for _ in range(8)]
+    for label in labels:
+        label.setWordWrap(True)
+    _holder = shown(qtbot, *labels, width=600)
+    settle(qtbot)
+    assert 0 < paint_layer.layer_bytes() <= 600_000
+    assert not labels[0].layer.filled or not labels[-1].layer.filled  # the oldest went
+
+
+def test_the_navigator_moves_its_outline_without_redrawing_its_cells(qtbot):
+    paper = load_bank().paper("000")
+    questions = paper.questions[:12]
+    nav = Navigator(questions, navigator_groups(questions, {paper.id: paper}),
+                    papers={paper.id: paper})
+    _holder = shown(qtbot, nav, width=260)
+    nav.set_current(0)
+    at_first = picture(nav)
+    nav.set_current(5)
+    at_sixth = picture(nav)
+    nav.set_current(0)
+    assert max_difference(picture(nav), at_first) == 0  # back exactly as it was
+    cell = nav.cell_rect(5).adjusted(-3, -3, 3, 3)
+    assert max_difference(at_sixth.copy(cell), at_first.copy(cell)) > 50  # outline drawn
