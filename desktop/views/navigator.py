@@ -185,10 +185,12 @@ class Navigator(QWidget):
         self._redraw(index)
 
     def set_current(self, index: int) -> None:
+        # The cache never holds the current cell's outline: it is drawn over the copy, so
+        # a question switch changes no pixel of the cache (bench question_switch).
         old, self.current = self.current, index
         for i in (old, index):
             if 0 <= i < len(self._cells):
-                self._redraw(i)
+                self.update(self._cells[i].adjusted(-3, -3, 3, 3))
 
     def _redraw(self, index: int) -> None:
         """One cell changed: drawn again into the cache, then on screen."""
@@ -301,7 +303,7 @@ class Navigator(QWidget):
         ratio = self.devicePixelRatioF()
         if self.height() * ratio > MAX_CACHE_HEIGHT:  # thousands of cells: the visible ones
             painter = QPainter(self)
-            self._paint_cells(painter, area, self._visible(area))
+            self._paint_cells(painter, area, self._visible(area), self.current)
             painter.end()
             return
         size = self.size() * ratio
@@ -320,6 +322,10 @@ class Navigator(QWidget):
         painter.drawPixmap(area, self._cache, QRect(
             int(area.x() * ratio), int(area.y() * ratio), int(area.width() * ratio),
             int(area.height() * ratio)))
+        if 0 <= self.current < len(self._cells) \
+                and self._cells[self.current].adjusted(-3, -3, 3, 3).intersects(area):
+            painter.setClipRect(area)
+            self._paint_cells(painter, area, [self.current], self.current, headings=False)
         painter.end()
 
     def _paint_into(self, pixmap: QPixmap, area: QRect, indices) -> None:
@@ -329,10 +335,11 @@ class Navigator(QWidget):
         painter.fillRect(area, Qt.GlobalColor.transparent)
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         painter.setClipRect(area)
-        self._paint_cells(painter, area, indices)
+        self._paint_cells(painter, area, indices, current=-1)
         painter.end()
 
-    def _paint_cells(self, painter: QPainter, area: QRect, indices) -> None:
+    def _paint_cells(self, painter: QPainter, area: QRect, indices, current: int, *,
+                     headings: bool = True) -> None:
         t = theme()
         styles, fonts = self._styles(), self._fonts()
         text, muted, flag = t.color(Role.TEXT), t.color(Role.MUTED), t.color(Role.FLAG)
@@ -340,7 +347,7 @@ class Navigator(QWidget):
         painter.setFont(fonts["bold"])
         painter.setPen(text)
         metrics = self.fontMetrics()
-        for rect, title in self._headings:
+        for rect, title in self._headings if headings else ():
             if rect.intersects(area):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                                  metrics.elidedText(title, Qt.TextElideMode.ElideRight,
@@ -360,11 +367,11 @@ class Navigator(QWidget):
             if flagged:  # a strip along the top and the ⚑: not colour alone
                 painter.fillRect(QRect(rect.left() + 3, rect.top() + 1, rect.width() - 6, 3),
                                  flag)
-            if index == self.current:
+            if index == current:
                 painter.setPen(current_pen)
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawRoundedRect(rect.adjusted(-2, -2, 1, 1), 5, 5)
-            painter.setFont(fonts["current"] if index == self.current else
+            painter.setFont(fonts["current"] if index == current else
                             fonts["void"] if mark == Mark.VOID else fonts["plain"])
             painter.setPen(muted if mark == Mark.VOID else text)
             painter.drawText(rect, center, self.labels[index])
