@@ -35,8 +35,18 @@ def max_difference(a: QImage, b: QImage) -> int:
     return max(abs(x - y) for x, y in zip(bytes(a.constBits()), bytes(b.constBits())))
 
 
+_ALIVE: list[QWidget] = []  # qtbot closes its widgets at teardown but does not keep them
+
+
+@pytest.fixture(autouse=True)
+def _release_windows():
+    yield
+    _ALIVE.clear()
+
+
 def shown(qtbot, *widgets: QWidget, width: int = 420) -> QWidget:
     holder = QWidget()
+    _ALIVE.append(holder)
     layout = QVBoxLayout(holder)
     for w in widgets:
         layout.addWidget(w)
@@ -55,7 +65,7 @@ def test_a_layered_label_copies_what_a_plain_label_paints(qtbot):
     plain, layered = QLabel(STEM), LayeredLabel(STEM)
     for label in (plain, layered):
         label.setWordWrap(True)
-    _holder = shown(qtbot, plain, layered)
+    shown(qtbot, plain, layered)
     settle(qtbot)
     assert layered.layer.filled
     hits = layered.layer.hits
@@ -69,7 +79,7 @@ def test_a_changed_text_is_painted_again_not_copied(qtbot):
     layered.setWordWrap(True)
     fresh = QLabel(OTHER)
     fresh.setWordWrap(True)
-    _holder = shown(qtbot, layered, fresh)
+    shown(qtbot, layered, fresh)
     settle(qtbot)
     before = picture(layered)
     layered.setText(OTHER)
@@ -80,7 +90,7 @@ def test_a_changed_text_is_painted_again_not_copied(qtbot):
 
 def test_a_selection_and_a_palette_change_are_never_served_from_the_layer(qtbot):
     text = FlowText(STEM)
-    _holder = shown(qtbot, text)
+    shown(qtbot, text)
     settle(qtbot)
     assert text.layer.filled
     unselected = picture(text.viewport())
@@ -120,7 +130,7 @@ def test_layers_stay_within_their_budget(qtbot, monkeypatch):
     labels = [LayeredLabel(STEM) for _ in range(8)]
     for label in labels:
         label.setWordWrap(True)
-    _holder = shown(qtbot, *labels, width=600)
+    shown(qtbot, *labels, width=600)
     settle(qtbot)
     assert 0 < paint_layer.layer_bytes() <= 600_000
     assert not labels[0].layer.filled or not labels[-1].layer.filled  # the oldest went
@@ -131,7 +141,7 @@ def test_the_navigator_moves_its_outline_without_redrawing_its_cells(qtbot):
     questions = paper.questions[:12]
     nav = Navigator(questions, navigator_groups(questions, {paper.id: paper}),
                     papers={paper.id: paper})
-    _holder = shown(qtbot, nav, width=260)
+    shown(qtbot, nav, width=260)
     nav.set_current(0)
     at_first = picture(nav)
     nav.set_current(5)
