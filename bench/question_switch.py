@@ -2,7 +2,8 @@
 
 Ours: ``PaperSessionView.go_to(i)`` on a practice screen, then a synchronous repaint, two
 laps over every question, after the screen has had the idle time it uses to build the
-pages (what a learner reading the first question gives it). The practice screen has its
+pages (what a learner reading the first question gives it), and a few event-loop turns
+between two switches (a learner reads each question for seconds). The practice screen has its
 navigator, star and note panel.
 
 ``--big``: with the synthetic 100-paper / 5,000-question bank installed (bench/
@@ -53,6 +54,10 @@ def laps(app: QApplication, view, first: list, again: list) -> None:
     n = len(view.questions)
 
     def reading() -> None:  # the idle time a learner gives between two questions
+        # Event-loop turns run what a switch left for idle time (a text layer taken again
+        # after a real paint, views/paint_layer), then the pages built ahead.
+        for _ in range(3):
+            app.processEvents()
         wait_for(app, lambda: not view._prebuild_timer.isActive())
 
     reading()
