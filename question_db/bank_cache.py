@@ -49,29 +49,49 @@ CACHE_SUFFIX = ".json"
 FORMAT = "examdesk-bank-cache/1"
 
 
-def _files(root: Path) -> Iterable[tuple[str, int, int]]:
-    for folder, _dirs, names in os.walk(root):
-        for name in names:
-            path = os.path.join(folder, name)
-            try:
-                st = os.stat(path)
-            except OSError:  # vanished meanwhile: the parse will say what is wrong
-                continue
-            yield path, st.st_size, st.st_mtime_ns
+def _files(root: Path, out: list[str]) -> None:
+    """``'path'|size|mtime`` of every file under ``root`` into ``out`` (strings, not tuples:
+    5,000 tuples would wake the garbage collector). Symlinked folders are followed, as the
+    loader follows them (each real folder once: a link cycle ends)."""
+    stack = [os.fspath(root)]
+    seen = {os.path.realpath(stack[0])}
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:  # not a folder, or unreadable: the loader says what is wrong
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir():
+                        if entry.is_symlink():
+                            real = os.path.realpath(entry.path)
+                            if real in seen:
+                                continue
+                            seen.add(real)
+                        stack.append(entry.path)
+                        continue
+                    st = entry.stat()
+                except OSError:  # vanished meanwhile, a dangling link: the parse will say
+                    continue
+                out.append(f"{entry.path!r}|{st.st_size}|{st.st_mtime_ns}")  # repr: one line
 
 
 def fingerprint(roots: Iterable[Path]) -> str:
     """Changes whenever any file the loader would read, or the code that reads or writes
-    the copy (loader, model, this module), changes."""
-    digest = hashlib.sha256(f"{FORMAT}|{sys.version_info[:2]}".encode())
+    the copy (loader, model, this module), changes: a file added, removed, renamed,
+    resized or touched."""
+    lines = [f"{FORMAT}|{sys.version_info[:2]}"]
     for source in (LOADER_SOURCE, Path(model.__file__), Path(__file__)):
         st = source.stat()
-        digest.update(f"{source}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+        lines.append(f"{source}|{st.st_size}|{st.st_mtime_ns}")
     for root in [BUNDLED_PAPERS, *roots]:
-        digest.update(f"root {root}\n".encode())
-        for entry in sorted(_files(Path(root))):
-            digest.update(("%s|%d|%d\n" % entry).encode())
-    return digest.hexdigest()[:32]
+        files: list[str] = []
+        _files(Path(root), files)
+        files.sort()
+        lines.append(f"root {root!r}")
+        lines += files
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:

@@ -278,3 +278,62 @@ def test_a_value_the_walker_cannot_write_means_no_cache_not_an_error(tmp_path, m
     monkeypatch.setattr("question_db.bank.load_bank", odd_bank)
     assert load_and_cache_bank([], cache).papers[0].questions[0].answer is not None
     assert not cache.exists() or not any(cache.iterdir())
+
+
+# --- the fingerprint -------------------------------------------------------------------------
+def _touch_later(path: Path) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+
+
+FILE_CHANGES = {
+    "added": lambda paper: (paper / "notes.txt").write_text("x", "utf-8"),
+    "removed": lambda paper: (paper / "q02.toml").unlink(),
+    "renamed": lambda paper: (paper / "q02.toml").rename(paper / "q02b.toml"),
+    "resized, same mtime": lambda paper: _resize_keeping_mtime(paper / "q02.toml"),
+    "re-timed, same size": lambda paper: _touch_later(paper / "q02.toml"),
+    "a code file touched": lambda paper: _touch_later(next(paper.glob("*.py"))),
+    "a file in a subfolder": lambda paper: _nested(paper),
+}
+
+
+def _resize_keeping_mtime(path: Path) -> None:
+    st = path.stat()
+    path.write_bytes(path.read_bytes() + b"\n")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _nested(paper: Path) -> None:
+    (paper / "code").mkdir()
+    (paper / "code" / "helper.py").write_text("x = 1\n", "utf-8")
+
+
+@pytest.mark.parametrize("change", FILE_CHANGES)
+def test_any_change_to_a_file_under_a_root_misses(tmp_path, pack_copy, change):
+    root = _extra_root(pack_copy, tmp_path)
+    cache = tmp_path / "cache"
+    load_and_cache_bank([root], cache)
+    before = bank_cache.fingerprint([root])
+    assert cached_bank([root], cache) is not None and bank_cache.fingerprint([root]) == before
+    FILE_CHANGES[change](root / "900")
+    assert bank_cache.fingerprint([root]) != before
+    assert cached_bank([root], cache) is None
+
+
+def test_a_symlinked_paper_folder_is_fingerprinted_too(tmp_path, pack_copy):
+    """The loader follows a linked paper folder (a pack author's working copy): an edit in
+    it must miss. A link cycle ends."""
+    root = tmp_path / "user_papers"
+    root.mkdir()
+    (tmp_path / "work").mkdir()
+    elsewhere = _extra_root(pack_copy, tmp_path / "work") / "900"
+    try:
+        (root / "900").symlink_to(elsewhere, target_is_directory=True)
+        (elsewhere / "loop").symlink_to(root, target_is_directory=True)
+    except OSError as exc:  # Windows without the privilege
+        pytest.skip(f"no symlinks here: {exc}")
+    cache = tmp_path / "cache"
+    assert load_and_cache_bank([root], cache).paper("900")
+    assert cached_bank([root], cache) is not None
+    _touch_later(elsewhere / "q02.toml")
+    assert cached_bank([root], cache) is None
