@@ -14,6 +14,14 @@ record needs no change here. The data folder is the user's to write, so nothing 
 it may run code (no pickle): the walker only builds the model's own classes, checks every
 value against its field's type, and a file that does not match (damaged, tampered, from
 another version) is a miss.
+
+Start-up reads only what the library shows: the file is JSON Lines, a header (the bank
+without its questions) and then one line per paper with that paper's questions. The header
+gives each paper a ``model.LazyQuestions`` that knows its count and totals (the library
+card's figures) and decodes its line, by the same walker, on first use. A line found damaged
+only then (its checksum, its JSON or its types do not match) cannot be a miss any more: the
+cache file is deleted, so the next start parses again, and that paper's questions are
+loaded from its folder by the real loader (``BankCacheError`` if even that fails).
 """
 from __future__ import annotations
 
@@ -27,16 +35,18 @@ import sys
 import threading
 import types
 import typing
+import zlib
+from contextvars import ContextVar
 from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, NamedTuple
 
 from . import model
-from .model import Bank
+from .model import Bank, LazyQuestions, Paper, QuestionTotals, question_totals
 from .paths import BUNDLED_PAPERS
 
 __all__ = ["LOADER_SOURCE", "CACHE_PREFIX", "CACHE_SUFFIX", "FORMAT", "fingerprint",
            "cache_path", "cached_bank", "load_and_cache_bank", "encode_bank", "decode_bank",
-           "CacheMismatch", "Codec"]
+           "CacheMismatch", "BankCacheError", "Codec"]
 
 # The loader's source: a changed loader must not read an old copy. Not imported here: a
 # cache hit needs only the model classes (the loader's imports cost ~10 ms at start-up).
@@ -44,34 +54,54 @@ LOADER_SOURCE = Path(__file__).with_name("bank.py")
 
 log = logging.getLogger(__name__)
 CACHE_PREFIX = "bank-"
-CACHE_SUFFIX = ".json"
+CACHE_SUFFIX = ".jsonl"
 # Bumped whenever the encoding below changes shape (the fingerprint covers it too).
-FORMAT = "examdesk-bank-cache/1"
+FORMAT = "examdesk-bank-cache/2"
 
 
-def _files(root: Path) -> Iterable[tuple[str, int, int]]:
-    for folder, _dirs, names in os.walk(root):
-        for name in names:
-            path = os.path.join(folder, name)
-            try:
-                st = os.stat(path)
-            except OSError:  # vanished meanwhile: the parse will say what is wrong
-                continue
-            yield path, st.st_size, st.st_mtime_ns
+def _files(root: Path, out: list[str]) -> None:
+    """``'path'|size|mtime`` of every file under ``root`` into ``out`` (strings, not tuples:
+    5,000 tuples would wake the garbage collector). Symlinked folders are followed, as the
+    loader follows them (each real folder once: a link cycle ends)."""
+    stack = [os.fspath(root)]
+    seen = {os.path.realpath(stack[0])}
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:  # not a folder, or unreadable: the loader says what is wrong
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir():
+                        if entry.is_symlink():
+                            real = os.path.realpath(entry.path)
+                            if real in seen:
+                                continue
+                            seen.add(real)
+                        stack.append(entry.path)
+                        continue
+                    st = entry.stat()
+                except OSError:  # vanished meanwhile, a dangling link: the parse will say
+                    continue
+                out.append(f"{entry.path!r}|{st.st_size}|{st.st_mtime_ns}")  # repr: one line
 
 
 def fingerprint(roots: Iterable[Path]) -> str:
     """Changes whenever any file the loader would read, or the code that reads or writes
-    the copy (loader, model, this module), changes."""
-    digest = hashlib.sha256(f"{FORMAT}|{sys.version_info[:2]}".encode())
+    the copy (loader, model, this module), changes: a file added, removed, renamed,
+    resized or touched."""
+    lines = [f"{FORMAT}|{sys.version_info[:2]}"]
     for source in (LOADER_SOURCE, Path(model.__file__), Path(__file__)):
         st = source.stat()
-        digest.update(f"{source}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+        lines.append(f"{source}|{st.st_size}|{st.st_mtime_ns}")
     for root in [BUNDLED_PAPERS, *roots]:
-        digest.update(f"root {root}\n".encode())
-        for entry in sorted(_files(Path(root))):
-            digest.update(("%s|%d|%d\n" % entry).encode())
-    return digest.hexdigest()[:32]
+        files: list[str] = []
+        _files(Path(root), files)
+        files.sort()
+        lines.append(f"root {root!r}")
+        lines += files
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:
@@ -80,7 +110,8 @@ def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:
 
 
 def cached_bank(roots: list[Path], cache_dir: Path) -> Bank | None:
-    """The bank from the cache when every file is unchanged since it was written, else None."""
+    """The bank from the cache when every file is unchanged since it was written, else None.
+    Its papers' questions are decoded on first use (``LazyQuestions``)."""
     key = fingerprint(roots)
     path = cache_dir / f"{CACHE_PREFIX}{key}{CACHE_SUFFIX}"
     try:
@@ -92,7 +123,7 @@ def cached_bank(roots: list[Path], cache_dir: Path) -> Bank | None:
         log.warning("ignoring the bank cache %s: %s", path, exc)
         return None
     try:
-        return decode_bank(data, key)
+        return decode_bank(data, key, path)
     except Exception as exc:  # noqa: BLE001 - damaged, tampered or foreign: only a miss
         log.warning("ignoring the bank cache %s: %s", path, exc)
         return None
@@ -125,28 +156,180 @@ def load_and_cache_bank(roots: list[Path], cache_dir: Path) -> Bank:
     return bank
 
 
+# --- the file ----------------------------------------------------------------------------
+# JSON Lines: line 1 is the header, {"format", "fingerprint", "fields", "bank", "lines"};
+# then one line per paper, the JSON array of its questions. In "bank", a paper's questions
+# are {"line": i, "count", "points", "scorable_points", "errata"} (``model.QuestionTotals``
+# and the index of their line), and "lines" lists each line's [offset, length, crc32],
+# its bytes counted from the end of the header line (without the line's newline).
+_HEADER_KEYS = {"format", "fingerprint", "fields", "bank", "lines"}
+_LAZY_KEYS = {"line", *QuestionTotals._fields}
+
+
 def encode_bank(bank: Bank, key: str) -> bytes:
-    """The JSON text of ``bank`` (UTF-8), tagged with the format, ``key`` and the model's
-    field names."""
+    """The cache file for ``bank`` (UTF-8 JSON Lines), tagged with the format, ``key`` and
+    the model's field names. Papers may hold tuples or ``LazyQuestions`` (decoded here)."""
     codec = _bank_codec()
-    document = {"format": FORMAT, "fingerprint": key, "fields": _FIELDS,
-                "bank": codec.encode(bank)}
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    lines: list[bytes] = []
+    token = _WRITING.set(lines)
+    try:
+        encoded = codec.encode(bank)
+    finally:
+        _WRITING.reset(token)
+    document = {"format": FORMAT, "fingerprint": key, "fields": _FIELDS, "bank": encoded}
+    return join_lines(document, lines)
 
 
-def decode_bank(data: bytes, key: str) -> Bank:
-    """The bank in ``data``; ``CacheMismatch`` unless it is what ``encode_bank`` writes for
-    ``key`` with today's model."""
+def join_lines(document: dict, lines: list[bytes]) -> bytes:
+    """The file of a header ``document`` (without "lines") and the paper ``lines``: the
+    header gets each line's offset, length and checksum."""
+    table, offset = [], 0
+    for line in lines:
+        table.append([offset, len(line), zlib.crc32(line)])
+        offset += len(line) + 1
+    header = _dumps({**document, "lines": table})
+    return b"\n".join([header, *lines]) + b"\n"
+
+
+def split_lines(data: bytes) -> tuple[dict, list[bytes]]:
+    """The header document and the paper lines of a cache file (for tests and tools; start-up
+    reads the lines lazily)."""
+    end = data.index(b"\n")
+    document = json.loads(data[:end])
+    lines = [bytes(data[end + 1 + offset:end + 1 + offset + length])
+             for offset, length, _crc in document["lines"]]
+    return document, lines
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode_bank(data: bytes, key: str, path: Path | None = None) -> Bank:
+    """The bank in ``data`` (read from ``path``), its questions still undecoded;
+    ``CacheMismatch`` unless the header is what ``encode_bank`` writes for ``key`` with
+    today's model. A question line is checked when it is decoded."""
     codec = _bank_codec()
-    document = json.loads(data)
-    if type(document) is not dict or document.keys() != {"format", "fingerprint", "fields",
-                                                          "bank"}:
+    end = data.find(b"\n")
+    if end < 0:
+        raise CacheMismatch("not a bank cache")
+    document = json.loads(data[:end])
+    if type(document) is not dict or document.keys() != _HEADER_KEYS:
         raise CacheMismatch("not a bank cache")
     if document["format"] != FORMAT or document["fingerprint"] != key:
         raise CacheMismatch("written by another examdesk version or for other files")
     if document["fields"] != _FIELDS:
         raise CacheMismatch("written for a model with other fields")
-    return codec.decode(document["bank"])
+    source = _Source(data, end + 1, path, document["lines"])
+    token = _READING.set(source)
+    try:
+        bank = codec.decode(document["bank"])
+    finally:
+        _READING.reset(token)
+    if len(source.taken) != len(source.lines):
+        raise CacheMismatch("a question line belongs to no paper")
+    for paper in bank.papers:  # where a damaged line's paper can be loaded from instead
+        line = source.by_sequence.get(id(paper.questions))
+        if line is not None:
+            line.paper, line.folder = paper.id, paper.folder
+    source.by_sequence.clear()
+    return bank
+
+
+class BankCacheError(RuntimeError):
+    """A paper's questions are neither in the bank cache nor loadable from its folder."""
+
+
+class _Source:
+    """One cache file being read: its bytes (kept until every paper's line is decoded)."""
+
+    def __init__(self, data: bytes, base: int, path: Path | None, table: Any) -> None:
+        if type(table) is not list:
+            raise _mismatch("a table of lines", table)
+        offset = 0
+        for row in table:  # contiguous, in order, up to the last byte: nothing cut or added
+            if (type(row) is not list or len(row) != 3 or any(type(v) is not int for v in row)
+                    or row[0] != offset or row[1] < 0 or row[2] < 0):
+                raise CacheMismatch("a damaged table of lines")
+            offset += row[1] + 1
+        if base + offset != len(data):
+            raise CacheMismatch(f"{len(data) - base} bytes of question lines, the header "
+                                f"says {offset}")
+        self.data, self.base, self.path, self.lines = data, base, path, table
+        self.taken: set[int] = set()
+        self.by_sequence: dict[int, _Line] = {}  # id(LazyQuestions) -> its line, while read
+
+
+class _Line:
+    """How one paper's ``LazyQuestions`` gets its tuple: its line of the cache file, else
+    (damaged) its folder. Called once per success (``LazyQuestions`` holds the lock)."""
+
+    def __init__(self, source: _Source, index: int, totals: QuestionTotals,
+                 decode: Convert) -> None:
+        self.source: _Source | None = source  # None once read, or found damaged
+        self.path = source.path
+        self.index, self.totals, self.decode = index, totals, decode
+        self.paper: str | None = None  # set by decode_bank, for a damaged line
+        self.folder: Path | None = None
+        self.damaged: Exception | None = None
+
+    def __call__(self) -> tuple:
+        source = self.source
+        if source is not None:
+            offset, length, crc = source.lines[self.index]
+            start = source.base + offset
+            raw = source.data[start:start + length]
+            try:
+                if zlib.crc32(raw) != crc:
+                    raise CacheMismatch("its checksum does not match")
+                questions = self.decode(json.loads(raw))
+                if question_totals(questions) != self.totals:
+                    raise CacheMismatch("its questions do not add up to the header's totals")
+            except Exception as exc:  # noqa: BLE001 - damaged or tampered: the folder has them
+                self.damaged = exc
+                self._discard()
+            else:
+                return questions
+            finally:
+                self.source = None  # the bytes go with the last paper's line read
+        return self._from_folder()
+
+    def _discard(self) -> None:
+        log.warning("the bank cache %s is damaged (paper %s: %s): it is deleted, and the "
+                    "paper's questions are loaded from %s", self.path, self.paper,
+                    self.damaged, self.folder)
+        if self.path is not None:
+            try:
+                self.path.unlink(missing_ok=True)  # the next start parses again
+            except OSError as exc:
+                log.warning("could not delete the bank cache %s: %s", self.path, exc)
+
+    def _from_folder(self) -> tuple:
+        why = self.damaged
+        failed = (f"the questions of paper {self.paper!r} in the bank cache {self.path} are "
+                  f"damaged ({why}), and")
+        if self.folder is None:
+            raise BankCacheError(f"{failed} the paper has no folder to load them from") from why
+        from .bank import load_paper
+
+        problems: list[model.Problem] = []
+        try:
+            paper = load_paper(self.folder, problems)
+        except Exception as exc:  # noqa: BLE001 - a clear error below, with the cache's reason
+            raise BankCacheError(f"{failed} loading them from {self.folder} failed: "
+                                 f"{exc}") from exc
+        if paper is None or paper.id != self.paper:
+            found = "; ".join(map(str, problems[:3])) if paper is None else (
+                f"it holds paper {paper.id!r}")
+            raise BankCacheError(f"{failed} loading them from {self.folder} failed: "
+                                 f"{found or 'no paper'}") from why
+        for problem in problems[:20]:
+            log.warning("%s", problem)
+        return paper.questions
+
+
+_WRITING: ContextVar[list[bytes]] = ContextVar("bank_cache_writing")
+_READING: ContextVar[_Source] = ContextVar("bank_cache_reading")
 
 
 class CacheMismatch(ValueError):
@@ -260,10 +443,15 @@ def _enum_codec(cls: type[enum.Enum]) -> Codec:
             raise _mismatch(cls.__name__, value)
         return value.value
 
+    members = {m.value: m for m in cls}  # what cls(value) looks up first, ~1 µs sooner
+
     def decode(value: Any) -> Any:
         if type(value) not in _PRIMITIVES:
             raise _mismatch(cls.__name__, value)
-        return cls(value)  # ValueError for a value the enum does not have: a miss
+        member = members.get(value)
+        if member is None:
+            return cls(value)  # ValueError for a value the enum does not have: a miss
+        return member
     return Codec(encode, decode)
 
 
@@ -365,6 +553,7 @@ def _dataclass_codec(cls: type) -> Codec:
     names: list[str] = []
     plan: list[tuple[tuple[type, ...] | None, Convert]] = []  # (leaf kinds, decode)
     encoders: list[Convert] = []
+    by_keyword = False  # a keyword-only field: __init__ cannot take the values in order
 
     def encode(value: Any) -> Any:
         if type(value) is not cls:
@@ -382,15 +571,17 @@ def _dataclass_codec(cls: type) -> Codec:
                 args.append(v)
             else:
                 raise _mismatch(leaf, v)
-        return cls(**dict(zip(names, args)))
+        return cls(**dict(zip(names, args))) if by_keyword else cls(*args)
 
     _CODECS[cls] = codec = Codec(encode, decode)  # first: a record may refer to itself
     try:
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
             if f.init:  # a field outside __init__ is derived: rebuilt by the class itself
-                field_codec = _codec(hints[f.name])
+                field_codec = (_lazy_questions_codec(hints[f.name]) if (cls, f.name) in _LAZY
+                               else _codec(hints[f.name]))
                 names.append(f.name)
+                by_keyword = by_keyword or f.kw_only is True
                 encoders.append(field_codec.encode)
                 plan.append((field_codec.leaf, field_codec.decode))
     except BaseException:
@@ -398,6 +589,49 @@ def _dataclass_codec(cls: type) -> Codec:
         raise
     _FIELDS[cls.__qualname__] = names
     return codec
+
+
+# A paper's questions go to a line of their own (``encode_bank``/``decode_bank``): the
+# header holds their line's index and their totals, and reading it gives a LazyQuestions
+# that decodes the line with the tuple's own codec.
+_LAZY = {(Paper, "questions")}
+
+
+def _lazy_questions_codec(tp: Any) -> Codec:
+    inner = _codec(tp)
+    encode_items, decode_items = inner.encode, inner.decode
+
+    def encode(value: Any) -> Any:
+        lines = _WRITING.get(None)
+        if lines is None:
+            raise TypeError("a paper's questions are written by encode_bank only")
+        if type(value) is LazyQuestions:
+            value = value[:]  # decodes: a cached bank written again
+        line = _dumps(encode_items(value))  # checks it is a tuple of questions
+        lines.append(line)
+        return {"line": len(lines) - 1, **question_totals(value)._asdict()}
+
+    def decode(value: Any) -> Any:
+        source = _READING.get(None)
+        if source is None:
+            raise CacheMismatch("a paper's questions outside a bank cache")
+        if type(value) is not dict or value.keys() != _LAZY_KEYS:
+            raise _mismatch("a paper's question line", value)
+        index, count, points, scorable, errata = (value[k] for k in ("line", *QuestionTotals._fields))
+        if (type(index) is not int or not 0 <= index < len(source.lines)
+                or index in source.taken):
+            raise CacheMismatch(f"no question line {index!r} for this paper")
+        if (type(count) is not int or count < 0 or type(errata) is not int
+                or not 0 <= errata <= count or type(points) not in (int, float)
+                or type(scorable) not in (int, float)):
+            raise CacheMismatch("a paper's totals are damaged")
+        source.taken.add(index)
+        totals = QuestionTotals(count, points, scorable, errata)
+        line = _Line(source, index, totals, decode_items)
+        questions = LazyQuestions(count, totals, line)
+        source.by_sequence[id(questions)] = line
+        return questions
+    return Codec(encode, decode)
 
 
 # Tagged values, where the hints leave the type open: JSON null/bool/number/string/array are

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import re
+import sys
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Union
 
 from .enums import OBJECTIVE_TYPES, MultipleChoiceRule, QuestionType, Status
 
 __all__ = ["BLANK_MARK", "NumericPart", "RubricItem", "ReviewFlag", "CodeFiles", "AnswerKey",
-           "Question", "Section", "Paper", "Problem", "Bank"]
+           "Question", "Section", "Paper", "Problem", "Bank", "QuestionTotals", "LazyQuestions",
+           "question_totals", "errata_count"]
 
 BLANK_MARK = re.compile(r"_{4,}")  # a blank in a fill-in stem: 4+ underscores
 
@@ -153,6 +157,166 @@ class Section:
         return self.first <= number <= self.last
 
 
+class QuestionTotals(NamedTuple):
+    """What a paper's library card shows of its questions."""
+
+    count: int
+    points: float  # as printed, void questions included (``Paper.total_points``)
+    scorable_points: float  # ``Paper.scorable_points``
+    errata: int  # questions with errata (corrected or void)
+
+
+def question_totals(questions: Iterable[Question]) -> QuestionTotals:
+    """The totals of ``questions``; a ``LazyQuestions`` answers without decoding."""
+    if type(questions) is LazyQuestions:
+        return questions.totals
+    questions = tuple(questions)
+    return QuestionTotals(len(questions), sum(q.points for q in questions),
+                          sum(q.points for q in questions if q.scored),
+                          sum(1 for q in questions if q.errata))
+
+
+def errata_count(questions: Iterable[Question]) -> int:
+    """How many of ``questions`` carry errata (a ``LazyQuestions`` is not decoded)."""
+    if type(questions) is LazyQuestions:
+        return questions.totals.errata
+    return sum(1 for q in questions if q.errata)
+
+
+class LazyQuestions:
+    """A paper's questions, decoded on first use: an immutable sequence that behaves as the
+    ``tuple[Question, ...]`` it stands for (``==`` and ``hash`` as that tuple's; slices,
+    ``+``, pickling and copies give plain tuples).
+
+    The bank cache builds one per paper from ``count``, ``totals`` (what ``len``,
+    ``question_totals``, ``Paper.total_points`` and ``scorable_points`` read without
+    decoding) and ``load``, which returns the tuple. ``load`` runs once, under a lock (the
+    UI and the store thread may both ask first); it is dropped with whatever it holds once
+    it returned. If it raises, the error reaches the caller and the next access tries
+    again. After decoding, the count and the totals are the tuple's own."""
+
+    __slots__ = ("_items", "_load", "_count", "_totals", "_lock")
+
+    def __init__(self, count: int, totals: QuestionTotals,
+                 load: Callable[[], tuple[Question, ...]]) -> None:
+        self._items: tuple[Question, ...] | None = None
+        self._load: Callable[[], tuple[Question, ...]] | None = load
+        self._count = count
+        self._totals: QuestionTotals | None = totals
+        self._lock = threading.Lock()
+
+    @property
+    def decoded(self) -> bool:
+        """Whether the questions have been decoded (for tests and diagnostics)."""
+        return self._items is not None
+
+    def _get(self) -> tuple[Question, ...]:
+        items = self._items
+        if items is None:
+            with self._lock:
+                items = self._items
+                if items is None:
+                    assert self._load is not None
+                    items = self._load()
+                    if type(items) is not tuple:
+                        raise TypeError(f"a lazy paper's questions decoded to a "
+                                        f"{type(items).__name__}, not a tuple")
+                    self._count, self._totals = len(items), None
+                    self._items, self._load = items, None
+        return items
+
+    @property
+    def totals(self) -> QuestionTotals:
+        totals = self._totals
+        if totals is None:  # decoded: the tuple's own
+            self._totals = totals = question_totals(self._get())
+        return totals
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    def __iter__(self) -> Iterator[Question]:
+        return iter(self._get())
+
+    def __reversed__(self) -> Iterator[Question]:
+        return reversed(self._get())
+
+    def __getitem__(self, index: Any) -> Any:  # a slice gives a tuple
+        return self._get()[index]
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._get()
+
+    def index(self, value: Any, start: int = 0, stop: int = sys.maxsize) -> int:
+        return self._get().index(value, start, stop)
+
+    def count(self, value: Any) -> int:
+        return self._get().count(value)
+
+    @staticmethod
+    def _other(other: object) -> tuple | None:
+        if type(other) is LazyQuestions:
+            return other._get()
+        return other if isinstance(other, tuple) else None
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if (type(other) is LazyQuestions or isinstance(other, tuple)) \
+                and len(other) != self._count:  # type: ignore[arg-type]
+            return False  # without decoding
+        items = self._other(other)
+        return NotImplemented if items is None else self._get() == items
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __lt__(self, other: object) -> bool:
+        items = self._other(other)
+        return NotImplemented if items is None else self._get() < items
+
+    def __le__(self, other: object) -> bool:
+        items = self._other(other)
+        return NotImplemented if items is None else self._get() <= items
+
+    def __gt__(self, other: object) -> bool:
+        items = self._other(other)
+        return NotImplemented if items is None else self._get() > items
+
+    def __ge__(self, other: object) -> bool:
+        items = self._other(other)
+        return NotImplemented if items is None else self._get() >= items
+
+    def __hash__(self) -> int:
+        return hash(self._get())
+
+    def __add__(self, other: object) -> Any:
+        items = self._other(other)
+        return NotImplemented if items is None else self._get() + items
+
+    def __radd__(self, other: object) -> Any:
+        items = self._other(other)
+        return NotImplemented if items is None else items + self._get()
+
+    def __mul__(self, times: Any) -> Any:
+        return self._get() * times
+
+    __rmul__ = __mul__
+
+    def __repr__(self) -> str:
+        return repr(self._get())
+
+    def __reduce__(self) -> tuple:  # pickle, copy and deepcopy give a plain tuple
+        return (tuple, (self._get(),))
+
+
+Sequence.register(LazyQuestions)
+
+
 @dataclass(frozen=True)
 class Paper:
     id: str
@@ -161,6 +325,7 @@ class Paper:
     language: str
     duration_minutes: int
     sections: tuple[Section, ...]
+    # A tuple when parsed; a ``LazyQuestions`` (which behaves as one) from the bank cache.
     questions: tuple[Question, ...]
     duration_note: str = ""
     folder: Path | None = None
@@ -168,10 +333,14 @@ class Paper:
     @property
     def total_points(self) -> float:
         """Points as the paper states them (void questions included)."""
+        if type(self.questions) is LazyQuestions:
+            return self.questions.totals.points
         return sum(q.points for q in self.questions)
 
     @property
     def scorable_points(self) -> float:
+        if type(self.questions) is LazyQuestions:
+            return self.questions.totals.scorable_points
         return sum(q.points for q in self.questions if q.scored)
 
     def section_of(self, question: Question) -> Section | None:

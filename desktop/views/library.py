@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from question_db.changes import Changes
 from question_db.enums import SUBMITTED_STATES, SessionMode
-from question_db.model import Bank, Paper
+from question_db.model import Bank, Paper, errata_count
 
 from ..db import DbOps, deferred_action
 from .countdown import format_remaining
@@ -60,7 +60,9 @@ class PaperCard(QFrame):
                        f"{html.escape(paper.title)}</span>")
         title.setWordWrap(True)
         layout.addWidget(title)
-        errata = sum(1 for q in paper.questions if q.errata)
+        # The count, the points and the errata come with a cached bank's papers: building a
+        # card decodes none of its questions (model.LazyQuestions).
+        errata = errata_count(paper.questions)
         points = format_points(paper.total_points)
         if abs(paper.total_points - paper.scorable_points) > 1e-9:
             # 125 on the card and 108 in the exam: void questions (no correct answer) are

@@ -1,0 +1,44 @@
+"""A launch from the bank cache: the library's cards show each paper's questions, points and
+errata before any question is decoded (question_db/bank_cache.py, model.LazyQuestions)."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+import gui_fixtures
+from desktop.main_window import MainWindow
+from question_db.bank import load_bank
+from question_db.bank_cache import load_and_cache_bank
+from question_db.model import LazyQuestions
+from question_db.paths import bank_cache_dir, installed_paper_roots
+
+pytestmark = pytest.mark.gui
+launch = gui_fixtures.launch  # the fixture (an assignment: nothing for pyflakes to flag)
+
+
+def test_the_library_paints_from_the_cache_without_decoding_questions(launch, tmp_path,
+                                                                      monkeypatch):
+    data = tmp_path / "data"
+    load_and_cache_bank(installed_paper_roots(data), bank_cache_dir(data))
+    monkeypatch.setattr(gui_fixtures, "bundled_bank", lambda: None)  # build_app reads the cache
+    decoded_at_first_paint: dict[str, bool] = {}
+    real_set_bank = MainWindow.set_bank
+
+    def set_bank(window, bank):
+        real_set_bank(window, bank)  # builds the first cards
+        for paper in bank.papers:
+            assert type(paper.questions) is LazyQuestions
+            decoded_at_first_paint[paper.id] = paper.questions.decoded
+
+    monkeypatch.setattr(MainWindow, "set_bank", set_bank)
+    app = launch(data)
+    assert decoded_at_first_paint == {"000": False, "001": False, "drills": False}
+    fresh = load_bank()
+    for paper in fresh.papers:
+        meta = app.window.library.cards[paper.id].findChild(QLabel, "paper_meta").text()
+        errata = sum(1 for q in paper.questions if q.errata)
+        assert meta.startswith(f"{len(paper.questions)} questions · "), meta
+        assert f"· {errata} corrected or void" in meta
+    card = app.window.library.cards["000"].findChild(QLabel, "paper_meta").text()
+    assert "125 (108 scored: void questions are not) points" in card
+    assert app.window.bank == fresh  # the questions, once asked for, are the parsed ones
