@@ -18,6 +18,7 @@ tested is what ships.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from dataclasses import dataclass, replace
@@ -40,6 +41,7 @@ from .config import Keys, Options, first_launch_language, name_application, pars
 from .crash_reporting import install_crash_reporting
 from .theme import THEME_CHOICES, apply_theme_choice, remember_platform_style
 from .db import DbOps
+from .idle_gc import IdleCollector
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
 from .views.storage_notice import StartupNotices
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 # Latin text keeps the platform's UI font; Chinese falls back through these, in order.
+STARTUP_SETTLED_MS = 5000  # the first reads, the search index and the bank's decoding done
 CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
                 "WenQuanYi Micro Hei"]
 
@@ -172,6 +175,7 @@ class RunningApp:
     db: DbOps
     notices: StartupNotices
     console: Any = None  # console.wiring.ConsoleParts, unless --no-kernel
+    collector: IdleCollector | None = None
     closed: bool = False
 
     def shutdown(self) -> None:
@@ -184,6 +188,9 @@ class RunningApp:
         if not self.db.close():
             log.warning("the store worker did not stop in time; queued writes may still run")
         self.window.close_search_index()
+        if self.collector is not None:  # a process that builds another app (tests) gets its
+            self.collector.stop()  # frozen objects back into the collector's sight
+            gc.unfreeze()
 
 
 def build_app(options: Options, *, settings: QSettings | None = None,
@@ -239,6 +246,11 @@ def build_app(options: Options, *, settings: QSettings | None = None,
 
     when_library_painted(window, import_sqlite_utils if console is None else
                          lambda: console.dock.start_after_imports(then=import_sqlite_utils))
+    # Garbage collection at idle moments; what start-up built (modules, the bank, decoded
+    # after the first paint) is frozen once start-up has settled: a full pass before the
+    # library is interactive would delay it (~50 ms).
+    collector = IdleCollector(window)
+    QTimer.singleShot(STARTUP_SETTLED_MS, window, collector.freeze_startup)
     roots = installed_paper_roots(base)
     cache_dir = bank_cache_dir(base)
     if bank is None:
@@ -276,7 +288,7 @@ def build_app(options: Options, *, settings: QSettings | None = None,
 
     # After the first paint: the window appears before any file is parsed.
     QTimer.singleShot(0, window, after_first_paint)
-    return RunningApp(window, db, notices, console)
+    return RunningApp(window, db, notices, console, collector)
 
 
 def refuse_second_launch(base: Path, instance: SingleInstance) -> int:

@@ -52,6 +52,7 @@ from ..config import Keys
 from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer
 from .attempt_history import AttemptHistoryDialog
+from ..idle_gc import collect_soon
 from .paint_layer import fill_layers
 from .question_view import QuestionView
 from .screen import Screen
@@ -388,6 +389,7 @@ class PaperSessionView(Screen):
         self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.sig_current_changed.emit(index)
         self.sig_console_kind.emit(console_kind(page.question))
+        collect_soon()  # a garbage collection due runs after this switch, not in the next
 
     def _prebuild_one(self) -> None:
         """Build the unbuilt page nearest after the current one; stop when all exist (a
