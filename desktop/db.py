@@ -25,10 +25,17 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
 from question_db.changes import changes_of
-from question_db.sqlite_file import StorageError
 from question_db.store_worker import StoreWorker
 
 log = logging.getLogger(__name__)
+
+
+def _storage_error() -> type:
+    # Imported on use: sqlite3 is not needed before the first paint (bench launch), and a
+    # StorageError can only exist once the store has imported it.
+    from question_db.sqlite_file import StorageError
+
+    return StorageError
 
 
 def deferred_action(name: str) -> Callable[..., Any]:
@@ -165,7 +172,7 @@ class DbOps(QObject):
         try:
             error = future.exception()
             if error is not None:
-                if not isinstance(error, StorageError):  # a full disk is not a bug
+                if not isinstance(error, _storage_error()):  # a full disk is not a bug
                     log.error("store operation failed", exc_info=error)
                 if on_error is not None and _receiver_alive(on_error):
                     on_error(error)
@@ -190,7 +197,7 @@ class DbOps(QObject):
     def report(self, error: BaseException) -> None:
         """Tell the learner about a failed operation: ``sig_storage_error`` when the disk
         refused it, else ``sig_error``."""
-        if isinstance(error, StorageError):
+        if isinstance(error, _storage_error()):
             log.warning("the disk refused a write: %s", error)
             self.sig_storage_error.emit(error)
         else:

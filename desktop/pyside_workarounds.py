@@ -21,7 +21,6 @@ objects). They are never freed in any case; freeing one is the fatal error.
 """
 from __future__ import annotations
 
-import ctypes
 import sys
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
@@ -41,6 +40,8 @@ def emit_drops_a_reference_to_true() -> bool:
     del result
     dropped = sys.getrefcount(True) < before
     if dropped:
+        import ctypes  # only when the bug is there (its import costs ~4 ms at start-up)
+
         ctypes.pythonapi.Py_IncRef(ctypes.py_object(True))  # undo the probe's own damage
     return dropped
 
@@ -56,6 +57,8 @@ def void_call_drops_a_reference_to_none() -> bool:
     probe.setObjectName("probe")
     dropped = sys.getrefcount(None) < before
     if dropped:
+        import ctypes
+
         ctypes.pythonapi.Py_IncRef(ctypes.py_object(None))  # undo the probe's own damage
     return dropped
 
@@ -71,6 +74,8 @@ def immortalize_singletons() -> bool:
         return False
     if not void_call_drops_a_reference_to_none():
         return False
+    import ctypes
+
     for singleton in (None, True, False):
         ctypes.c_ssize_t.from_address(id(singleton)).value += IMMORTAL_REFS
     _immortalized = True
@@ -86,6 +91,8 @@ def install() -> bool:
         return True
     if not emit_drops_a_reference_to_true():
         return False
+    import ctypes
+
     original = SignalInstance.emit
     incref = ctypes.pythonapi.Py_IncRef
     incref.argtypes = [ctypes.py_object]

@@ -20,12 +20,12 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from question_db import messages
-from question_db.sqlite_file import StorageError
 
 from ..db import DbOps
 
 if TYPE_CHECKING:  # recovery (and the store) load on the store thread, after the first paint
     from question_db.recovery import Notice
+    from question_db.sqlite_file import StorageError
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # module functions: an explicit context, lupdate reads it
