@@ -57,8 +57,11 @@ def shown(qtbot, *widgets: QWidget, width: int = 420) -> QWidget:
     return holder
 
 
-def settle(qtbot) -> None:
-    qtbot.wait(30)  # the idle turn that takes a layer after a real paint
+def settle(qtbot, *widgets: QWidget) -> None:
+    """The idle turns that take the layers of ``widgets`` after their real paint."""
+    qtbot.wait(10)
+    for widget in widgets:
+        qtbot.waitUntil(lambda w=widget: w.layer.filled, timeout=3000)
 
 
 def test_a_layered_label_copies_what_a_plain_label_paints(qtbot):
@@ -66,8 +69,7 @@ def test_a_layered_label_copies_what_a_plain_label_paints(qtbot):
     for label in (plain, layered):
         label.setWordWrap(True)
     shown(qtbot, plain, layered)
-    settle(qtbot)
-    assert layered.layer.filled
+    settle(qtbot, layered)
     hits = layered.layer.hits
     copy = picture(layered)
     assert layered.layer.hits > hits  # this picture came from the layer
@@ -80,7 +82,7 @@ def test_a_changed_text_is_painted_again_not_copied(qtbot):
     fresh = QLabel(OTHER)
     fresh.setWordWrap(True)
     shown(qtbot, layered, fresh)
-    settle(qtbot)
+    settle(qtbot, layered)
     before = picture(layered)
     layered.setText(OTHER)
     after = picture(layered)
@@ -91,8 +93,7 @@ def test_a_changed_text_is_painted_again_not_copied(qtbot):
 def test_a_selection_and_a_palette_change_are_never_served_from_the_layer(qtbot):
     text = FlowText(STEM)
     shown(qtbot, text)
-    settle(qtbot)
-    assert text.layer.filled
+    settle(qtbot, text)
     unselected = picture(text.viewport())
     cursor = text.textCursor()
     cursor.select(cursor.SelectionType.Document)
@@ -115,11 +116,14 @@ def test_the_editor_shows_an_edit_made_while_it_was_not_focused(qtbot):
     holder = shown(qtbot, editor, fresh, width=520)
     holder.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     holder.setFocus()  # the learner is on the page, not typing: no cursor to blink
-    settle(qtbot)
-    assert editor.layer.filled and not editor.hasFocus()
+    editor.clearFocus()
+    fresh.clearFocus()
+    editor.viewport().update()
+    settle(qtbot, editor)
+    assert not editor.hasFocus()
     before = picture(editor.viewport())
     editor.setPlainText(fresh.toPlainText())  # e.g. "Reset to starter", a restored attempt
-    settle(qtbot)
+    settle(qtbot, editor, fresh)
     after = picture(editor.viewport())
     assert max_difference(after, before) > 50
     assert max_difference(after, picture(fresh.viewport())) <= 2
@@ -131,7 +135,7 @@ def test_layers_stay_within_their_budget(qtbot, monkeypatch):
     for label in labels:
         label.setWordWrap(True)
     shown(qtbot, *labels, width=600)
-    settle(qtbot)
+    settle(qtbot, labels[-1])
     assert 0 < paint_layer.layer_bytes() <= 600_000
     assert not labels[0].layer.filled or not labels[-1].layer.filled  # the oldest went
 
