@@ -39,7 +39,10 @@ _ALIVE: list[QWidget] = []  # qtbot closes its widgets at teardown but does not 
 
 
 @pytest.fixture(autouse=True)
-def _release_windows():
+def _release_windows(monkeypatch):
+    # Every paint is worth a layer here: which small widget paints in under 0.15 ms
+    # depends on the machine's speed at the moment (tested on its own below).
+    monkeypatch.setattr(paint_layer, "MIN_PAINT_SECONDS", 0.0)
     yield
     _ALIVE.clear()
 
@@ -127,6 +130,16 @@ def test_the_editor_shows_an_edit_made_while_it_was_not_focused(qtbot):
     after = picture(editor.viewport())
     assert max_difference(after, before) > 50
     assert max_difference(after, picture(fresh.viewport())) <= 2
+
+
+def test_a_widget_that_paints_quickly_keeps_no_layer(qtbot, monkeypatch):
+    monkeypatch.setattr(paint_layer, "MIN_PAINT_SECONDS", 10.0)  # every paint is "quick"
+    layered = LayeredLabel(STEM)
+    shown(qtbot, layered)
+    qtbot.wait(50)
+    assert not layered.layer.filled and layered.layer.hits == 0
+    picture(layered)
+    assert layered.layer.hits == 0  # painted the real way, not tried again
 
 
 def test_layers_stay_within_their_budget(qtbot, monkeypatch):

@@ -71,9 +71,14 @@ class PaintLayer(QObject):
         return (size.width(), size.height(), self.target.devicePixelRatioF(), self._key())
 
     def paint(self, event: QPaintEvent, real: Callable[[QPaintEvent], None]) -> None:
-        if self._rendering:  # taking the layer: the widget's own paint, into the pixmap
+        if not self.copy(event):
             real(event)
-            return
+
+    def copy(self, event: QPaintEvent) -> bool:
+        """Paint ``event``'s area from the layer if it is current (True); otherwise the
+        caller paints the real way, and the layer is taken again at idle (False)."""
+        if self._rendering:  # taking the layer: the widget's own paint, into the pixmap
+            return False
         if self._pixmap is not None and self._cacheable() \
                 and self._pixmap_key == self._full_key():
             self.hits += 1
@@ -85,11 +90,11 @@ class PaintLayer(QObject):
                 round(area.width() * ratio), round(area.height() * ratio)))
             painter.end()
             _touch(self)
-            return
-        real(event)
+            return True
         self.drop()
         if self._cheap_key != self._full_key():
             self._schedule_fill()
+        return False
 
     def _schedule_fill(self) -> None:
         if not self._fill_pending:
