@@ -42,3 +42,29 @@ def test_the_library_paints_from_the_cache_without_decoding_questions(launch, tm
     card = app.window.library.cards["000"].findChild(QLabel, "paper_meta").text()
     assert "125 (108 scored: void questions are not) points" in card
     assert app.window.bank == fresh  # the questions, once asked for, are the parsed ones
+
+
+def test_the_other_cards_are_built_after_the_first_ones_are_painted(launch, qtbot):
+    from dataclasses import replace
+
+    from desktop.views.library import EAGER_CARDS, LibraryView
+    from question_db.model import Bank
+
+    app = launch()
+    paper = app.window.bank.paper("000")
+    bank = Bank(papers=[replace(paper, id=f"copy{i:02d}", title=f"Copy {i}") for i in range(20)])
+    library = LibraryView(app.db)
+    qtbot.addWidget(library)
+    library.set_bank(bank)
+    assert len(library.cards) == EAGER_CARDS
+    # Before the window is on screen nothing more is built: a zero timer would run before
+    # the first paint.
+    qtbot.wait(50)
+    assert len(library.cards) == EAGER_CARDS and not library._build_timer.isActive()
+    library.resize(900, 700)
+    library.show()
+    qtbot.waitUntil(lambda: len(library.cards) == 20, timeout=5000)
+    assert list(library.cards) == [p.id for p in bank.papers]  # in bank order
+    library.set_bank(Bank(papers=bank.papers[:12]))  # once painted, a new bank builds at once
+    qtbot.waitUntil(lambda: len(library.cards) == 12, timeout=5000)
+    library.close()
