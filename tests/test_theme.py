@@ -54,6 +54,7 @@ def test_switching_to_dark_re_renders_the_open_practice_screen(launch, restore_p
     """Settings ▸ Theme ▸ Dark while a question is answered: the pages are rebuilt in the
     dark roles, the verdict and the typed answer are still there, the library follows."""
     from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
 
     from desktop.config import Keys
     from desktop.views.practice import PracticeView
@@ -76,7 +77,7 @@ def test_switching_to_dark_re_renders_the_open_practice_screen(launch, restore_p
     assert page.question.id == "000/1" and page.feedback.isVisible()  # rebuilt, still revealed
     assert theme().css(Role.OK) in page.verdict.text() and light_ok not in page.verdict.text()
     card = app.window.library.cards["000"]
-    assert theme().css(Role.MUTED) in card.findChild(type(page.verdict), "paper_meta").styleSheet()
+    assert theme().css(Role.MUTED) in card.findChild(QLabel, "paper_meta").styleSheet()
 
 
 def test_dark_theme_code_editor_uses_a_dark_pygments_style(qtbot, restore_palette):
