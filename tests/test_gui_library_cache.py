@@ -68,3 +68,32 @@ def test_the_other_cards_are_built_after_the_first_ones_are_painted(launch, qtbo
     library.set_bank(Bank(papers=bank.papers[:12]))  # once painted, a new bank builds at once
     qtbot.waitUntil(lambda: len(library.cards) == 12, timeout=5000)
     library.close()
+
+
+def test_the_card_of_the_paper_opened_last_has_the_info_border(launch, qtbot):
+    from PySide6.QtGui import QColor
+
+    from desktop.theme import Role, theme
+    from desktop.views.library import PaperCard
+
+    app = launch()
+    library = app.window.library
+    library.set_bank(app.window.bank, last_paper="001")
+    library.build_all_cards()
+    app.window.go_library()
+    qtbot.waitUntil(lambda: library.cards["001"].isVisible())
+    assert [c.highlighted for c in library.cards.values()] == [False, True, False]
+    assert not any(c.styleSheet() for c in library.findChildren(PaperCard))  # painted, no sheet
+
+    def border(card) -> QColor:  # the left edge, halfway down (the line is 1 px wide)
+        image = card.grab().toImage()
+        return image.pixelColor(0, image.height() // 2)
+
+    info, mid = theme().color(Role.INFO), library.cards["000"].palette().mid().color()
+
+    def near(a: QColor, b: QColor) -> bool:
+        return max(abs(a.red() - b.red()), abs(a.green() - b.green()),
+                   abs(a.blue() - b.blue())) <= 60  # anti-aliased over the background
+
+    assert near(border(library.cards["001"]), info) and not near(border(library.cards["001"]), mid)
+    assert near(border(library.cards["000"]), mid)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,7 +31,7 @@ from question_db.model import Bank, Paper, errata_count
 
 from ..db import DbOps, deferred_action
 from .countdown import format_remaining
-from ..theme import Role, css
+from ..theme import Role, css, theme
 from .points import format_points
 
 if TYPE_CHECKING:  # the store and the actions are imported by the store thread
@@ -58,9 +59,13 @@ class PaperCard(QFrame):
         super().__init__()
         self.paper = paper
         self.setObjectName(f"paper_{paper.id}")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(f"#paper_{paper.id} {{ border: 1px solid palette(mid); "
-                           "border-radius: 8px; }")
+        # The rounded border is painted here, not by a style sheet: a sheet on the card
+        # puts every button and label on it under Qt's style-sheet style, slower to
+        # polish and to paint (callgrind: 60 M of 1,330 M instructions to the library
+        # with 100 papers).
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setContentsMargins(1, 1, 1, 1)
+        self.highlighted = False  # the paper opened last: its border in the info colour
         layout = QVBoxLayout(self)
         title = QLabel(f"<span style='font-size:14pt; font-weight:bold'>"
                        f"{escape(paper.title)}</span>")
@@ -132,6 +137,14 @@ class PaperCard(QFrame):
         self.library = library
         self.unfinished: int | None = None
         self.finished: list[SessionRecord] = []
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        color = theme().color(Role.INFO) if self.highlighted else self.palette().mid().color()
+        painter.setPen(QPen(color, 1))
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
+        painter.end()
 
     def _continue_clicked(self) -> None:
         if self.continue_at is not None:
@@ -328,8 +341,7 @@ class LibraryView(QWidget):
     def _build_cards(self, count: int) -> None:
         for paper in self._unbuilt[:count]:
             card = PaperCard(paper, self)
-            if paper.id == self._last_paper:
-                card.setStyleSheet(card.styleSheet().replace("palette(mid)", css(Role.INFO)))
+            card.highlighted = paper.id == self._last_paper
             self.list_layout.insertWidget(self.list_layout.count() - 1, card)
             self.cards[paper.id] = card
             if self._summary is not None:
