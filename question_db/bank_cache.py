@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import json
 import logging
 import os
@@ -50,14 +51,6 @@ __all__ = ["LOADER_SOURCE", "CACHE_PREFIX", "CACHE_SUFFIX", "FORMAT", "fingerpri
 # The loader's source: a changed loader must not read an old copy. Not imported here: a
 # cache hit needs only the model classes (the loader's imports cost ~10 ms at start-up).
 LOADER_SOURCE = Path(__file__).with_name("bank.py")
-
-try:  # the C SHA-256 alone: hashlib loads OpenSSL first (~4 ms before the first paint)
-    from _sha256 import sha256 as _sha256  # CPython 3.11
-except ImportError:  # pragma: no cover - other versions, other interpreters
-    try:
-        from _sha2 import sha256 as _sha256  # CPython 3.12+
-    except ImportError:
-        from hashlib import sha256 as _sha256
 
 log = logging.getLogger(__name__)
 CACHE_PREFIX = "bank-"
@@ -108,7 +101,7 @@ def fingerprint(roots: Iterable[Path]) -> str:
         files.sort()
         lines.append(f"root {root!r}")
         lines += files
-    return _sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:

@@ -114,7 +114,8 @@ class CodeEditor(QPlainTextEdit):
         # Not focused (no cursor to blink), it is drawn again only when what it shows
         # changed (bench question_switch): an edit, a rehighlight, a scroll, a selection.
         self._look = 0  # bumped by what the key cannot see (formats, extra selections)
-        self.layer = PaintLayer(self.viewport(), self._layer_key, lambda: not self.hasFocus())
+        self.layer = PaintLayer(self, self._layer_key, lambda: not self.hasFocus(),
+                                target=self.viewport())
         font = QFont()  # only the family is set, so the size still follows the zoom
         font.setFamilies(MONOSPACE_FAMILIES + [QFontDatabase.systemFont(
             QFontDatabase.SystemFont.FixedFont).family()])
@@ -135,8 +136,7 @@ class CodeEditor(QPlainTextEdit):
         cursor = self.textCursor()
         return (self._look, self.document().revision(), self.horizontalScrollBar().value(),
                 self.verticalScrollBar().value(), cursor.position(), cursor.anchor(),
-                self.palette().cacheKey(), self.font().key(), self.isEnabled(),
-                self.isReadOnly(), self.isActiveWindow())
+                self.isReadOnly())
 
     def setExtraSelections(self, selections) -> None:  # noqa: N802 (Qt override)
         self._look += 1
@@ -152,9 +152,7 @@ class CodeEditor(QPlainTextEdit):
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
             self._update_tab_stop()
-        if event.type() in (event.Type.FontChange, event.Type.StyleChange,
-                            event.Type.PaletteChange):
-            self.layer.drop()
+        self.layer.changed(event)
 
     # --- editing -------------------------------------------------------------------------
     def _selected_blocks(self) -> tuple[int, int]:

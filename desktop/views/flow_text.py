@@ -27,6 +27,9 @@ class FlowText(QTextBrowser):
 
     def __init__(self, html: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Drawn again only when something it shows changed (bench question_switch).
+        self.layer = PaintLayer(self, self._layer_key, self._layer_cacheable,
+                                target=self.viewport())
         self._html = ""
         self._heights: dict[int, int] = {}
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -44,8 +47,6 @@ class FlowText(QTextBrowser):
         self.setSizePolicy(policy)
         self.document().contentsChanged.connect(self._text_changed)
         keep_shaped_text(self.document())
-        # Drawn again only when something it shows changed (bench question_switch).
-        self.layer = PaintLayer(self.viewport(), self._layer_key, self._layer_cacheable)
         self.setText(html)
 
     # --- QLabel's text API -------------------------------------------------------------
@@ -58,9 +59,7 @@ class FlowText(QTextBrowser):
 
     # --- painting ------------------------------------------------------------------------
     def _layer_key(self) -> tuple:
-        return (self.document().revision(), self.horizontalScrollBar().value(),
-                self.palette().cacheKey(), self.font().key(), self.isEnabled(),
-                self.isActiveWindow())
+        return self.document().revision(), self.horizontalScrollBar().value()
 
     def _layer_cacheable(self) -> bool:
         return not self.hasFocus() and not self.textCursor().hasSelection()
@@ -97,7 +96,7 @@ class FlowText(QTextBrowser):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._text_changed()  # zoom (Ctrl+=) or a theme: the cached heights are stale
-            self.layer.drop()
+        self.layer.changed(event)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's
         super().resizeEvent(event)

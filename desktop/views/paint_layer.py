@@ -33,6 +33,7 @@ MAX_LAYER_PIXELS = 4_000_000  # device pixels: a taller widget paints the real w
 # ~0.01 ms); a stem, a problem or an editor take 0.2–2 ms.
 MIN_PAINT_SECONDS = 0.15e-3
 
+_RESTYLED = (QEvent.Type.StyleChange, QEvent.Type.FontChange, QEvent.Type.PaletteChange)
 _SHOWN: OrderedDict[int, PaintLayer] = OrderedDict()  # filled layers, least recent first
 _bytes = 0
 
@@ -43,16 +44,21 @@ def layer_bytes() -> int:
 
 
 class PaintLayer(QObject):
-    """The last paint of ``target`` (a widget, or a scroll area's viewport).
+    """The last paint of ``target``: ``owner`` itself, or its scroll area's viewport.
 
-    ``key()`` names everything the paint depends on besides the target's size and pixel
-    ratio; ``cacheable()`` says when the real paint must be used (a selection, a focused
-    editor's cursor). The owner's ``paintEvent`` calls ``paint(event, real_paint)``.
+    ``key()`` names what the paint depends on besides what every widget's does (the
+    target's size and pixel ratio, the owner's palette, font, enabled and active state);
+    ``cacheable()`` says when the real paint must be used (a selection, a focused
+    editor's cursor). The owner's ``paintEvent`` calls ``paint(event, real_paint)``, its
+    ``changeEvent`` calls ``changed(event)``.
     """
 
-    def __init__(self, target: QWidget, key: Callable[[], Hashable],
-                 cacheable: Callable[[], bool] = lambda: True) -> None:
+    def __init__(self, owner: QWidget, key: Callable[[], Hashable],
+                 cacheable: Callable[[], bool] = lambda: True, *,
+                 target: QWidget | None = None) -> None:
+        target = target if target is not None else owner
         super().__init__(target)
+        self.owner = owner
         self.target = target
         self._key = key
         self._cacheable = cacheable
@@ -67,8 +73,16 @@ class PaintLayer(QObject):
 
     # --- painting --------------------------------------------------------------------------
     def _full_key(self) -> Hashable:
-        size = self.target.size()
-        return (size.width(), size.height(), self.target.devicePixelRatioF(), self._key())
+        size, owner = self.target.size(), self.owner
+        return (size.width(), size.height(), self.target.devicePixelRatioF(),
+                owner.palette().cacheKey(), owner.font().key(), owner.isEnabled(),
+                owner.isActiveWindow(), self._key())
+
+    def changed(self, event: QEvent) -> None:
+        """The owner's ``changeEvent``: a style sheet, font or palette change (which the
+        key may not see: a parent's style sheet) drops the layer."""
+        if event.type() in _RESTYLED:
+            self.drop()
 
     def paint(self, event: QPaintEvent, real: Callable[[QPaintEvent], None]) -> None:
         if not self.copy(event):
@@ -140,7 +154,7 @@ class PaintLayer(QObject):
     def drop(self) -> None:
         """Forget the layer (the next paint is the real one)."""
         if self._pixmap is not None:
-            _remove(self)
+            _forget(id(self))
             self._pixmap = self._pixmap_key = None
 
     @property
@@ -161,10 +175,6 @@ def _add(layer: PaintLayer, size: int) -> None:
 def _touch(layer: PaintLayer) -> None:
     if id(layer) in _SHOWN:
         _SHOWN.move_to_end(id(layer))
-
-
-def _remove(layer: PaintLayer) -> None:
-    _forget(id(layer))
 
 
 def _forget(key: int, *_destroyed) -> None:
@@ -191,8 +201,7 @@ class LayeredLabel(QLabel):
         self.layer = PaintLayer(self, self._layer_key, self._layer_cacheable)
 
     def _layer_key(self) -> tuple:
-        return (self.text(), self.palette().cacheKey(), self.font().key(), self.isEnabled(),
-                self.isActiveWindow(), int(self.alignment()), self.wordWrap(), self.indent(),
+        return (self.text(), int(self.alignment()), self.wordWrap(), self.indent(),
                 self.margin())
 
     def _layer_cacheable(self) -> bool:
@@ -206,6 +215,5 @@ class LayeredLabel(QLabel):
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
-        if self.layer is not None and event.type() in (
-                QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.PaletteChange):
-            self.layer.drop()
+        if self.layer is not None:
+            self.layer.changed(event)
