@@ -252,6 +252,14 @@ class QuestionView(QWidget):
         self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows/PgUp navigate, not scroll
         page = QWidget()
         self.scroll.setWidget(page)
+        # Not opaque (setWidget made the page fill its background, the viewport fills
+        # too): an opaque page shown by a switch is painted on its own, with its
+        # children, and then its children, dirty from their own show, again with the
+        # rest of the window (Qt's QWidgetRepaintManager::paintAndFlush). Not filling,
+        # the window's background shows through (the same Window colour) and each
+        # label is painted once. Bench question_switch: 38.5 -> 30.2 paints a switch.
+        page.setAutoFillBackground(False)
+        self.scroll.viewport().setAutoFillBackground(False)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(16, 12, 16, 16)
 
