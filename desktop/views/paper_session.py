@@ -29,6 +29,7 @@ from PySide6.QtCore import (QByteArray, QCoreApplication, QEvent, QSettings, QSi
                             Signal)
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QApplication,
     QHBoxLayout,
     QLabel,
@@ -431,10 +432,16 @@ class PaperSessionView(Screen):
         # again in the same event-loop turn, before anything is painted).
         page.setVisible(True)
         # Scroll areas decide their bars on the layout requests the show posted (a bar
-        # that appears posts another round): settled now, so the text is laid out, and
-        # its layers taken, at the width it will have on screen.
+        # that appears posts another round) and in a queued call (a code editor whose
+        # lines are wider than it: its horizontal bar, 14 px off the viewport): settled
+        # now, so the text is laid out, and its layers taken, at the size it will have on
+        # screen. Left to the next turn, the editor was laid out again at its first
+        # visit and its layer, 14 px too tall, painted the real way.
+        areas = page.findChildren(QAbstractScrollArea)
         for _ in range(3):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            for area in areas:
+                QCoreApplication.sendPostedEvents(area, QEvent.Type.MetaCall)
         fill_layers(page)  # its text drawn once now, copied when it comes on screen
         page.setVisible(False)
 
