@@ -142,13 +142,16 @@ def test_results_belong_to_the_question_they_were_run_for(launch):
     view = practice(app)
     view.go_to(index_of(view, "001/29"))
     first = view.current_page().answer
+    assert not first.results.table.isVisibleTo(first)  # no rows yet: no empty grid
     first.check_button.click()
     app.window.on_check_finished("001/29", {"checks": CHECKS, "error": None})
     # failures first, then the rest in run order
     assert [r["name"] for r in first.results.rows()] == ["causal", "shape", "compile"]
+    assert first.results.table.isVisibleTo(first)
     view.go_to(index_of(view, "001/30"))
     other = view.current_page().answer
     assert other.results.rows() == [] and "No check run yet" in other.results.summary.text()
+    assert not other.results.table.isVisibleTo(other)
     app.window.go_library()
     view = practice(app, "000")  # another paper: nothing of 001's results
     view.go_to(index_of(view, "000/34"))

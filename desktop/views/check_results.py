@@ -71,6 +71,7 @@ class CheckResultsView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.summary)
         self.table = QTreeWidget()
         self.table.setObjectName("check_rows")
@@ -84,22 +85,28 @@ class CheckResultsView(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
+        # No rows, no table: an empty grid under the summary says nothing, and its header
+        # and scroll area were laid out and painted at every switch to the page.
+        self.table.hide()
         self.checks: list[dict] = []
 
     def clear(self) -> None:
         self.checks = []
         self.table.clear()
+        self.table.hide()
         self.summary.setText(tr("No check run yet: Check runs your code, then the "
                                 "question's checks."))
 
     def show_running(self) -> None:
         self.table.clear()
+        self.table.hide()
         self.summary.setText(tr("Checking: running your code in the console, then the "
                                 "checks…"))
 
     def show_error(self, message: str) -> None:
         self.checks = []
         self.table.clear()
+        self.table.hide()
         self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(message)))
 
     def show_results(self, checks: list[dict]) -> None:
@@ -127,6 +134,7 @@ class CheckResultsView(QWidget):
             item.setText(2, shared.traceback.strip().splitlines()[-1])
             child = QTreeWidgetItem(item)
             child.setText(2, shared.traceback.strip())
+        self.table.setVisible(self.table.topLevelItemCount() > 0)
 
     def _add_row(self, check: dict, *, with_traceback: bool) -> None:
         item = QTreeWidgetItem(self.table)
