@@ -169,3 +169,31 @@ def test_the_navigator_moves_its_outline_without_redrawing_its_cells(qtbot):
     assert max_difference(picture(nav), at_first) == 0  # back exactly as it was
     cell = nav.cell_rect(5).adjusted(-3, -3, 3, 3)
     assert max_difference(at_sixth.copy(cell), at_first.copy(cell)) > 50  # outline drawn
+
+
+def test_a_scroll_bar_copies_its_paint_until_it_moves_or_the_pointer_is_on_it(qtbot):
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    text = "\n".join(f"line {i} " + "x" * (i % 90) for i in range(300))
+    layered, plain = QPlainTextEdit(), QPlainTextEdit()
+    for editor in (layered, plain):
+        editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        editor.setPlainText(text)
+    paint_layer.layer_scroll_bars(layered)
+    shown(qtbot, layered, plain)
+    bar, twin = layered.verticalScrollBar(), plain.verticalScrollBar()
+    layer = bar.findChild(paint_layer.PaintLayer)
+    bar.update()
+    qtbot.waitUntil(lambda: layer.filled, timeout=3000)
+    hits = layer.hits
+    assert max_difference(picture(bar), picture(twin)) <= 2
+    assert layer.hits > hits  # that picture was the copy
+    for value in (40, 120):  # moved: painted again, like the plain bar at the same place
+        bar.setValue(value)
+        twin.setValue(value)
+        assert max_difference(picture(bar), picture(twin)) <= 2
+    qtbot.waitUntil(lambda: layer.filled, timeout=3000)  # taken again at idle
+    bar.setAttribute(Qt.WidgetAttribute.WA_UnderMouse, True)  # hover highlights: real paint
+    hits = layer.hits
+    picture(bar)
+    assert layer.hits == hits
