@@ -75,8 +75,10 @@ class PaintLayer(QObject):
     # --- painting --------------------------------------------------------------------------
     def _full_key(self) -> Hashable:
         size, owner = self.target.size(), self.owner
+        # The font itself (compared by value), not its key(): that string is built anew
+        # at every call, ~5 µs of each copy.
         return (size.width(), size.height(), self.target.devicePixelRatioF(),
-                owner.palette().cacheKey(), owner.font().key(), owner.isEnabled(),
+                owner.palette().cacheKey(), owner.font(), owner.isEnabled(),
                 owner.isActiveWindow(), self._key())
 
     def changed(self, event: QEvent) -> None:
@@ -100,7 +102,7 @@ class PaintLayer(QObject):
             ratio = self._pixmap.devicePixelRatio()
             area = event.rect()
             painter = QPainter(self.target)
-            painter.drawPixmap(area, self._pixmap, QRect(
+            painter.drawPixmap(area, self._pixmap, area if ratio == 1.0 else QRect(
                 round(area.x() * ratio), round(area.y() * ratio),
                 round(area.width() * ratio), round(area.height() * ratio)))
             painter.end()
