@@ -197,3 +197,39 @@ def test_a_scroll_bar_copies_its_paint_until_it_moves_or_the_pointer_is_on_it(qt
     hits = layer.hits
     picture(bar)
     assert layer.hits == hits
+
+
+def test_a_blank_and_a_framed_box_copy_what_they_paint_and_follow_each_edit(qtbot):
+    from PySide6.QtWidgets import QLineEdit, QScrollArea
+
+    layered, plain = QLineEdit(), QLineEdit()
+    box, plain_box = QScrollArea(), QScrollArea()
+    for edit in (layered, plain):
+        edit.setPlaceholderText("Blank 1")
+    paint_layer.layer_line_edit(layered)
+    paint_layer.layer_frame(box)
+    holder = shown(qtbot, layered, plain, box, plain_box)
+    holder.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    holder.setFocus()
+    edit_layer = layered.findChild(paint_layer.PaintLayer)
+    box_layer = box.findChild(paint_layer.PaintLayer)
+    for widget in (layered, box):
+        widget.update()
+    qtbot.waitUntil(lambda: edit_layer.filled and box_layer.filled, timeout=3000)
+    hits = edit_layer.hits, box_layer.hits
+    assert max_difference(picture(layered), picture(plain)) <= 2
+    assert max_difference(picture(box), picture(plain_box)) <= 2
+    assert edit_layer.hits > hits[0] and box_layer.hits > hits[1]  # those were copies
+    for text in ("x = x.float()", "y = y.float()"):  # typed (same length): new text, not the copy
+        layered.setText(text)
+        plain.setText(text)
+        picture(layered)  # the real paint of the new text; the layer is taken again at idle
+        qtbot.waitUntil(lambda: edit_layer.filled, timeout=3000)
+        hits = edit_layer.hits
+        assert max_difference(picture(layered), picture(plain)) <= 2
+        assert edit_layer.hits > hits
+    layered.setFocus()  # typing in it: its blinking cursor is always the real paint
+    qtbot.waitUntil(layered.hasFocus, timeout=3000)
+    hits = edit_layer.hits
+    picture(layered)
+    assert edit_layer.hits == hits

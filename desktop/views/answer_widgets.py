@@ -36,7 +36,7 @@ from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceRe
 
 from .check_results import CheckResultsView
 from .code_editor import CodeEditor
-from .paint_layer import LayeredLabel
+from .paint_layer import LayeredLabel, layer_line_edit
 from ..theme import Role, css
 from .markdown_html import inline
 from .points import format_points
@@ -230,6 +230,7 @@ class FillBlankAnswer(AnswerWidget):
             edit = QLineEdit()
             edit.setObjectName(f"blank_{i + 1}")
             edit.setPlaceholderText(self.tr("Blank %1").replace("%1", str(i + 1)))
+            layer_line_edit(edit)  # painted at every switch to the page
             edit.textEdited.connect(self.sig_changed)
             layout.addWidget(QLabel(f"({i + 1})"), i, 0)
             layout.addWidget(edit, i, 1)
@@ -345,6 +346,7 @@ class CalculationAnswer(_RubricMixin, AnswerWidget):
             edit = QLineEdit()
             edit.setObjectName(f"value_{i + 1}")
             edit.setPlaceholderText(self.tr("number, e.g. 2.7e8"))
+            layer_line_edit(edit)
             edit.textEdited.connect(self.sig_changed)
             grid.addWidget(label, i, 0)
             grid.addWidget(edit, i, 1)
