@@ -167,8 +167,8 @@ class PaintLayer(QObject):
         return self._pixmap is not None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        """A layer installed as the target's event filter (``layer_scroll_bars``): a
-        widget whose class is Qt's own, so no ``paintEvent`` of ours to ask."""
+        """A layer installed as the target's event filter (``layer_widget``): a widget
+        whose class is Qt's own, so no ``paintEvent`` of ours to ask."""
         kind = event.type()
         if kind == QEvent.Type.Paint:
             return self.copy(event)  # True: served, the widget's own paint is skipped
