@@ -179,7 +179,7 @@ def test_a_scroll_bar_copies_its_paint_until_it_moves_or_the_pointer_is_on_it(qt
     for editor in (layered, plain):
         editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         editor.setPlainText(text)
-    paint_layer.layer_scroll_bars(layered)
+    paint_layer.layer_scroll_area(layered)
     shown(qtbot, layered, plain)
     bar, twin = layered.verticalScrollBar(), plain.verticalScrollBar()
     layer = bar.findChild(paint_layer.PaintLayer)
@@ -207,12 +207,13 @@ def test_a_blank_and_a_framed_box_copy_what_they_paint_and_follow_each_edit(qtbo
     for edit in (layered, plain):
         edit.setPlaceholderText("Blank 1")
     paint_layer.layer_line_edit(layered)
-    paint_layer.layer_frame(box)
+    paint_layer.layer_scroll_area(box)
     holder = shown(qtbot, layered, plain, box, plain_box)
     holder.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     holder.setFocus()
     edit_layer = layered.findChild(paint_layer.PaintLayer)
-    box_layer = box.findChild(paint_layer.PaintLayer)
+    box_layer = box.findChild(paint_layer.PaintLayer, "",  # the frame's, not a bar's
+                              Qt.FindChildOption.FindDirectChildrenOnly)
     for widget in (layered, box):
         widget.update()
     qtbot.waitUntil(lambda: edit_layer.filled and box_layer.filled, timeout=3000)

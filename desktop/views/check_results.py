@@ -90,23 +90,24 @@ class CheckResultsView(QWidget):
         self.table.hide()
         self.checks: list[dict] = []
 
-    def clear(self) -> None:
-        self.checks = []
+    def _no_rows(self) -> None:
         self.table.clear()
         self.table.hide()
+
+    def clear(self) -> None:
+        self.checks = []
+        self._no_rows()
         self.summary.setText(tr("No check run yet: Check runs your code, then the "
                                 "question's checks."))
 
     def show_running(self) -> None:
-        self.table.clear()
-        self.table.hide()
+        self._no_rows()
         self.summary.setText(tr("Checking: running your code in the console, then the "
                                 "checks…"))
 
     def show_error(self, message: str) -> None:
         self.checks = []
-        self.table.clear()
-        self.table.hide()
+        self._no_rows()
         self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(message)))
 
     def show_results(self, checks: list[dict]) -> None:

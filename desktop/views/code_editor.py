@@ -17,7 +17,7 @@ from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 
 from ..theme import theme
-from .paint_layer import PaintLayer, layer_frame, layer_scroll_bars
+from .paint_layer import PaintLayer, layer_scroll_area
 from .shaped_text import keep_shaped_text
 
 INDENT = "    "
@@ -116,8 +116,7 @@ class CodeEditor(QPlainTextEdit):
         self._look = 0  # bumped by what the key cannot see (formats, extra selections)
         self.layer = PaintLayer(self, self._layer_key, lambda: not self.hasFocus(),
                                 target=self.viewport())
-        layer_scroll_bars(self)
-        layer_frame(self)  # its outline, painted by QFrame, not by our paintEvent
+        layer_scroll_area(self)  # bars and outline: QFrame paints those, not our paintEvent
         font = QFont()  # only the family is set, so the size still follows the zoom
         font.setFamilies(MONOSPACE_FAMILIES + [QFontDatabase.systemFont(
             QFontDatabase.SystemFont.FixedFont).family()])

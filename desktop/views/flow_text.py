@@ -18,7 +18,7 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QStyle, QTextBrowser, QWidget
 
-from .paint_layer import PaintLayer, layer_scroll_bars
+from .paint_layer import PaintLayer, layer_scroll_area
 from .shaped_text import keep_shaped_text
 
 
@@ -36,7 +36,7 @@ class FlowText(QTextBrowser):
         self.setOpenLinks(False)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        layer_scroll_bars(self)
+        layer_scroll_area(self)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # as a selectable QLabel

@@ -26,8 +26,8 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
 from PySide6.QtWidgets import (QAbstractScrollArea, QFrame, QLabel, QLineEdit, QScrollBar,
                                QWidget)
 
-__all__ = ["PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes", "layer_frame",
-           "layer_line_edit", "layer_scroll_bars", "BUDGET_BYTES"]
+__all__ = ["PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes", "layer_line_edit",
+           "layer_scroll_area", "BUDGET_BYTES"]
 
 BUDGET_BYTES = 64 * 1024 * 1024  # every layer together (a page's text is ~0.5–2 MB)
 MAX_LAYER_PIXELS = 4_000_000  # device pixels: a taller widget paints the real way
@@ -169,11 +169,9 @@ class PaintLayer(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         """A layer installed as the target's event filter (``layer_widget``): a widget
         whose class is Qt's own, so no ``paintEvent`` of ours to ask."""
-        kind = event.type()
-        if kind == QEvent.Type.Paint:
+        if event.type() == QEvent.Type.Paint:
             return self.copy(event)  # True: served, the widget's own paint is skipped
-        if kind in _RESTYLED:
-            self.drop()
+        self.changed(event)
         return False
 
 
@@ -215,20 +213,17 @@ def layer_widget(widget: QWidget, key: Callable[[], Hashable],
     return layer
 
 
-def layer_scroll_bars(area: QAbstractScrollArea) -> None:
-    """Copy ``area``'s scroll bars' last paint while their range, position and look stay
-    the same. Fusion fills a bar's groove and handle with gradients, ~0.3 ms a bar
-    (bench question_switch: a code page shows four, all painted at every switch to it).
-    The bars stay Qt's own (a scroll area connects to the ones it made); while the
-    pointer is over one or drags it, it paints the real way (hover highlights)."""
+def layer_scroll_area(area: QAbstractScrollArea) -> None:
+    """Copy ``area``'s scroll bars' and frame's last paint while they do not change.
+    Fusion fills a bar's groove and handle with gradients, ~0.3 ms a bar (bench
+    question_switch: a code page shows four, all painted at every switch to it), and
+    strokes a frame's rounded outline anew (~0.05 ms). The bars stay Qt's own (a scroll
+    area connects to the ones it made); while the pointer is over one or drags it, it
+    paints the real way (hover highlights). Call it once the frame's shape is set."""
     for bar in (area.verticalScrollBar(), area.horizontalScrollBar()):
         layer_widget(bar, partial(_bar_key, bar), partial(_bar_cacheable, bar))
-
-
-def layer_frame(frame: QFrame) -> None:
-    """Copy a framed box's border (an answer sheet's scroll area: Fusion strokes its
-    rounded outline anew at every paint, ~0.05 ms)."""
-    layer_widget(frame, partial(_frame_key, frame))
+    if area.frameShape() != QFrame.Shape.NoFrame:  # the frame is what the area paints
+        layer_widget(area, partial(_frame_key, area))
 
 
 def layer_line_edit(edit: QLineEdit) -> None:
@@ -245,7 +240,7 @@ def _frame_key(frame: QFrame) -> tuple:
 
 def _line_edit_key(edit: QLineEdit) -> tuple:
     return (edit.text(), edit.placeholderText(), edit.cursorPosition(),
-            edit.selectionStart(), edit.selectedText(), edit.isReadOnly(), edit.alignment(),
+            edit.selectionStart(), edit.selectionLength(), edit.isReadOnly(), edit.alignment(),
             edit.echoMode(), edit.hasFrame(), edit.textMargins())
 
 

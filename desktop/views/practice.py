@@ -43,7 +43,7 @@ from ..theme import Role, theme
 from .answer_widgets import ProgrammingAnswer
 from .navigator import Legend, Navigator, cell_labels, navigator_groups
 from .notes import NotePanel, StarButton
-from .paint_layer import layer_frame, layer_scroll_bars
+from .paint_layer import layer_scroll_area
 from .paper_session import PaperSessionView, console_kind, submit_key_label
 from .points import format_points
 from .question_view import QuestionView
@@ -149,8 +149,7 @@ class PracticeView(PaperSessionView):
         scroll.setWidgetResizable(True)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         scroll.setWidget(self.navigator)
-        layer_scroll_bars(scroll)  # painted again with the page at every switch
-        layer_frame(scroll)
+        layer_scroll_area(scroll)  # painted again with the page at every switch
         self.navigator_scroll = scroll
         self.counts = QLabel()  # not wrapped: see navigator.legend_html
         self.counts.setObjectName("navigator_counts")

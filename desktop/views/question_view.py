@@ -21,7 +21,7 @@ from question_db.model import BLANK_MARK, Question, Section
 from .answer_widgets import AnswerWidget, make_answer_widget
 from .markdown_html import highlight_code, inline, markdown_to_html
 from .flow_text import FlowText
-from .paint_layer import LayeredLabel, layer_scroll_bars
+from .paint_layer import LayeredLabel, layer_scroll_area
 from .points import format_points
 from .question_script import shown
 from .translation import tr
@@ -250,7 +250,7 @@ class QuestionView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows/PgUp navigate, not scroll
-        layer_scroll_bars(self.scroll)
+        layer_scroll_area(self.scroll)
         page = QWidget()
         self.scroll.setWidget(page)
         # Not opaque (setWidget made the page fill its background, the viewport fills
