@@ -47,7 +47,7 @@ def test_the_library_paints_from_the_cache_without_decoding_questions(launch, tm
 def test_the_other_cards_are_built_after_the_first_ones_are_painted(launch, qtbot):
     from dataclasses import replace
 
-    from desktop.views.library import EAGER_CARDS, LibraryView
+    from desktop.views.library import LibraryView
     from question_db.model import Bank
 
     app = launch()
@@ -55,16 +55,23 @@ def test_the_other_cards_are_built_after_the_first_ones_are_painted(launch, qtbo
     bank = Bank(papers=[replace(paper, id=f"copy{i:02d}", title=f"Copy {i}") for i in range(20)])
     library = LibraryView(app.db)
     qtbot.addWidget(library)
+    library.resize(900, 700)
     library.set_bank(bank)
-    assert len(library.cards) == EAGER_CARDS
+    eager = len(library.cards)
+    assert 1 < eager == library.cards_that_fill_the_window() < 20
     # Before the window is on screen nothing more is built: a zero timer would run before
     # the first paint.
     qtbot.wait(50)
-    assert len(library.cards) == EAGER_CARDS and not library._build_timer.isActive()
-    library.resize(900, 700)
+    assert len(library.cards) == eager and not library._build_timer.isActive()
     library.show()
     qtbot.waitUntil(lambda: len(library.cards) == 20, timeout=5000)
     assert list(library.cards) == [p.id for p in bank.papers]  # in bank order
+    # The first paint had the window full: the cards built before it reach past its bottom
+    # edge (and not by more than a card).
+    qtbot.waitUntil(lambda: library.cards["copy00"].height()
+                    >= library.cards["copy00"].minimumSizeHint().height())  # laid out
+    step = library.cards["copy01"].y() - library.cards["copy00"].y()
+    assert step > 0 and eager * step >= library.height() > (eager - 2) * step
     library.set_bank(Bank(papers=bank.papers[:12]))  # once painted, a new bank builds at once
     qtbot.waitUntil(lambda: len(library.cards) == 12, timeout=5000)
     library.close()

@@ -77,7 +77,8 @@ def test_switching_to_dark_re_renders_the_open_practice_screen(launch, restore_p
     assert page.question.id == "000/1" and page.feedback.isVisible()  # rebuilt, still revealed
     assert theme().css(Role.OK) in page.verdict.text() and light_ok not in page.verdict.text()
     card = app.window.library.cards["000"]
-    assert theme().css(Role.MUTED) in card.findChild(QLabel, "paper_meta").styleSheet()
+    meta = card.findChild(QLabel, "paper_meta")
+    assert meta.palette().color(QPalette.ColorRole.WindowText) == theme().color(Role.MUTED)
 
 
 def test_dark_theme_code_editor_uses_a_dark_pygments_style(qtbot, restore_palette):
