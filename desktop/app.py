@@ -31,6 +31,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from question_db.bank_cache import cached_bank, load_and_cache_bank
+from question_db.bank_fingerprint import KeyPrefetch
 from question_db.changes import Changes
 from question_db.model import Bank
 from question_db.paths import bank_cache_dir, data_dir, installed_paper_roots
@@ -39,9 +40,9 @@ from question_db.store_worker import StoreWorker, progress_worker
 from .config import Keys, Options, first_launch_language, name_application, parse_args, \
     ui_language
 from .crash_reporting import install_crash_reporting
-from .theme import THEME_CHOICES, apply_theme_choice, remember_platform_style
+from .theme import THEME_CHOICES, apply_theme_choice
 from .db import DbOps
-from .idle_gc import IdleCollector
+from .idle_gc import IdleCollector, resume_after_startup
 from .main_window import MainWindow
 from .single_instance import SingleInstance, ask_owner_to_activate
 from .views.storage_notice import StartupNotices
@@ -195,12 +196,13 @@ class RunningApp:
 
 def build_app(options: Options, *, settings: QSettings | None = None,
               bank: Bank | None = None, prelaunched: Prelaunched | None = None,
+              bank_key: KeyPrefetch | None = None,
               after_paint: Callable[[], Any] | None = None,
               wrap_worker: Callable[[StoreWorker], Any] | None = None) -> RunningApp:
     """Build examdesk on ``options.data_dir`` and show its window: the progress file opens
     (with recovery) on the store thread after the first paint; the bank comes from
-    ``bank`` (tests, scripts), else its cache when current, else it is parsed after the
-    first paint.
+    ``bank`` (tests, scripts), else its cache when current (its key: ``bank_key``, the
+    launcher's prefetch, else computed here), else it is parsed after the first paint.
 
     The caller holds the data folder's instance lock (``run``) and runs the event loop;
     ``after_paint()`` runs one event-loop turn after the papers are on screen (the library
@@ -250,11 +252,12 @@ def build_app(options: Options, *, settings: QSettings | None = None,
     # after the first paint) is frozen once start-up has settled: a full pass before the
     # library is interactive would delay it (~50 ms).
     collector = IdleCollector(window)
+    when_library_painted(window, resume_after_startup)  # paused by the launcher
     QTimer.singleShot(STARTUP_SETTLED_MS, window, collector.freeze_startup)
     roots = installed_paper_roots(base)
     cache_dir = bank_cache_dir(base)
     if bank is None:
-        bank = cached_bank(roots, cache_dir)
+        bank = cached_bank(roots, cache_dir, bank_key)
     if bank is not None:
         window.set_bank(bank)  # before show(): the first paint has the papers
     window.show()
@@ -322,7 +325,6 @@ def prepare_application(qt_args: list[str], options: Options) -> QApplication:
     app.setWindowIcon(QIcon(str(resource_dir() / "icons" / "examdesk.svg")))
     install_translations(app, ui_language(QSettings(), options.lang))  # as chosen in Settings
     apply_ui_font(app)
-    remember_platform_style(app)
     choice = options.theme or str(QSettings().value(Keys.THEME, "system") or "system")
     if choice != "system":  # the platform's own look costs nothing to keep
         apply_theme_choice(app, choice if choice in THEME_CHOICES else "system")
@@ -330,11 +332,12 @@ def prepare_application(qt_args: list[str], options: Options) -> QApplication:
 
 
 def run(options: Options, qt_args: list[str],
-        prelaunched: Prelaunched | None = None) -> int:
+        prelaunched: Prelaunched | None = None, bank_key: KeyPrefetch | None = None) -> int:
     """Set up the application, take the data folder, run the window until it closes.
 
     ``prelaunched``: the app kernel's process, spawned by ``launch.main``; the console
-    adopts it, and it is killed if examdesk exits before that.
+    adopts it, and it is killed if examdesk exits before that. ``bank_key``: the bank
+    cache's key, being computed since ``launch.main`` started.
     """
     reporter = install_crash_reporting(data_dir(options.data_dir))  # before anything can fail
     app = prepare_application(qt_args, options)
@@ -358,7 +361,8 @@ def run(options: Options, qt_args: list[str],
 
                     offer_language(settings, running.window)
             running = build_app(replace(options, data_dir=base), settings=settings,
-                                prelaunched=prelaunched, after_paint=after_paint)
+                                prelaunched=prelaunched, bank_key=bank_key,
+                                after_paint=after_paint)
             instance.sig_activate_requested.connect(lambda: bring_to_front(running.window))
             code = app.exec()
             running.shutdown()

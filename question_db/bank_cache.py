@@ -5,8 +5,8 @@ competes with the window for the GIL; reading this copy back costs a few ms
 (bench: launch_to_library). The cache is only ever a copy: its name is a fingerprint of
 every file under the paper folders (path, size, mtime) and of the source of the loader, the
 model and this module, so an edited question, an added paper or a new examdesk version
-simply misses and the bank is parsed again. A cache that cannot be read or written is
-ignored.
+simply misses and the bank is parsed again (``bank_fingerprint``: the launcher has a child
+process compute it meanwhile). A cache that cannot be read or written is ignored.
 
 The copy is plain JSON, written and read by a walker over the model's dataclass fields and
 their type hints (``model.Bank`` and everything reachable from it): a field added to a
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import json
 import logging
 import os
@@ -41,10 +40,12 @@ from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, NamedTuple
 
 from . import model
+from .bank_fingerprint import KeyPrefetch, fingerprint_files
 from .model import Bank, LazyQuestions, Paper, QuestionTotals, question_totals
 from .paths import BUNDLED_PAPERS
 
 __all__ = ["LOADER_SOURCE", "CACHE_PREFIX", "CACHE_SUFFIX", "FORMAT", "fingerprint",
+           "prefetch_fingerprint",
            "cache_path", "cached_bank", "load_and_cache_bank", "encode_bank", "decode_bank",
            "CacheMismatch", "BankCacheError", "Codec"]
 
@@ -59,49 +60,23 @@ CACHE_SUFFIX = ".jsonl"
 FORMAT = "examdesk-bank-cache/2"
 
 
-def _files(root: Path, out: list[str]) -> None:
-    """``'path'|size|mtime`` of every file under ``root`` into ``out`` (strings, not tuples:
-    5,000 tuples would wake the garbage collector). Symlinked folders are followed, as the
-    loader follows them (each real folder once: a link cycle ends)."""
-    stack = [os.fspath(root)]
-    seen = {os.path.realpath(stack[0])}
-    while stack:
-        try:
-            entries = os.scandir(stack.pop())
-        except OSError:  # not a folder, or unreadable: the loader says what is wrong
-            continue
-        with entries:
-            for entry in entries:
-                try:
-                    if entry.is_dir():
-                        if entry.is_symlink():
-                            real = os.path.realpath(entry.path)
-                            if real in seen:
-                                continue
-                            seen.add(real)
-                        stack.append(entry.path)
-                        continue
-                    st = entry.stat()
-                except OSError:  # vanished meanwhile, a dangling link: the parse will say
-                    continue
-                out.append(f"{entry.path!r}|{st.st_size}|{st.st_mtime_ns}")  # repr: one line
+def _fingerprint_args(roots: Iterable[Path]) -> tuple[str, list[str], list[str]]:
+    header = f"{FORMAT}|{sys.version_info[:2]}"
+    sources = [os.fspath(p) for p in (LOADER_SOURCE, Path(model.__file__), Path(__file__))]
+    return header, sources, [os.fspath(root) for root in [BUNDLED_PAPERS, *roots]]
 
 
 def fingerprint(roots: Iterable[Path]) -> str:
     """Changes whenever any file the loader would read, or the code that reads or writes
     the copy (loader, model, this module), changes: a file added, removed, renamed,
     resized or touched."""
-    lines = [f"{FORMAT}|{sys.version_info[:2]}"]
-    for source in (LOADER_SOURCE, Path(model.__file__), Path(__file__)):
-        st = source.stat()
-        lines.append(f"{source}|{st.st_size}|{st.st_mtime_ns}")
-    for root in [BUNDLED_PAPERS, *roots]:
-        files: list[str] = []
-        _files(Path(root), files)
-        files.sort()
-        lines.append(f"root {root!r}")
-        lines += files
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return fingerprint_files(*_fingerprint_args(roots))
+
+
+def prefetch_fingerprint(roots: list[Path]) -> KeyPrefetch:
+    """``fingerprint(roots)``, computed meanwhile by a child process where one can be
+    spawned (``bank_fingerprint.KeyPrefetch``); ``cached_bank`` takes it."""
+    return KeyPrefetch(*_fingerprint_args(roots))
 
 
 def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:
@@ -109,10 +84,15 @@ def cache_path(roots: Iterable[Path], cache_dir: Path) -> Path:
     return cache_dir / f"{CACHE_PREFIX}{fingerprint(roots)}{CACHE_SUFFIX}"
 
 
-def cached_bank(roots: list[Path], cache_dir: Path) -> Bank | None:
+def cached_bank(roots: list[Path], cache_dir: Path,
+                prefetched: KeyPrefetch | None = None) -> Bank | None:
     """The bank from the cache when every file is unchanged since it was written, else None.
-    Its papers' questions are decoded on first use (``LazyQuestions``)."""
-    key = fingerprint(roots)
+    Its papers' questions are decoded on first use (``LazyQuestions``). ``prefetched``: the
+    launch's ``prefetch_fingerprint``, used when it was started for these ``roots``."""
+    if prefetched is not None and prefetched.args == _fingerprint_args(roots):
+        key = prefetched.key()
+    else:
+        key = fingerprint(roots)
     path = cache_dir / f"{CACHE_PREFIX}{key}{CACHE_SUFFIX}"
     try:
         with open(path, "rb") as f:

@@ -63,3 +63,32 @@ def test_a_question_switch_asks_for_a_collection_after_it(launch):
     assert not soon.isActive()
     view.go_to(1)
     assert soon.isActive()  # runs in the next idle turn, after the switch's paint
+
+
+def test_a_collector_paused_for_start_up_comes_back_over_a_frozen_start_up():
+    """The launcher pauses the automatic passes until the library is painted; resuming
+    freezes what start-up built (a first young pass over all of it would land in the
+    learner's first click) and turns the collector back on. Resuming a collector nobody
+    paused changes nothing, and one paused by someone else (a debugger) stays off."""
+    from desktop.idle_gc import pause_for_startup, resume_after_startup
+
+    assert gc.isenabled()
+    resume_after_startup()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    pause_for_startup()
+    try:
+        assert not gc.isenabled()
+        built = [Cycle() for _ in range(100)]
+    finally:
+        resume_after_startup()
+    try:
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(built)  # out of the collector's sight
+        assert all(not gc.is_finalized(c) for c in built)
+        gc.disable()  # turned off by someone else: the launcher's pause does not own it
+        pause_for_startup()
+        resume_after_startup()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
