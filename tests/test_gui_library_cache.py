@@ -47,7 +47,10 @@ def test_the_library_paints_from_the_cache_without_decoding_questions(launch, tm
 def test_the_other_cards_are_built_after_the_first_ones_are_painted(launch, qtbot):
     from dataclasses import replace
 
-    from desktop.views.library import LibraryView
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.views.library import LibraryView, PaperCard
     from question_db.model import Bank
 
     app = launch()
@@ -63,8 +66,25 @@ def test_the_other_cards_are_built_after_the_first_ones_are_painted(launch, qtbo
     # the first paint.
     qtbot.wait(50)
     assert len(library.cards) == eager and not library._build_timer.isActive()
-    library.show()
-    qtbot.waitUntil(lambda: len(library.cards) == 20, timeout=5000)
+    squeezed = []  # every paint of a card while the others are added: never cut short
+
+    class Paints(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 - Qt's
+            if event.type() == QEvent.Type.Paint and isinstance(watched, PaperCard):
+                short = watched.minimumSizeHint().height() - watched.height()
+                if short > 0:
+                    squeezed.append((watched.paper.id, short))
+            return False
+
+    paints = Paints()
+    QApplication.instance().installEventFilter(paints)
+    try:
+        library.show()
+        qtbot.waitUntil(lambda: len(library.cards) == 20, timeout=5000)
+        qtbot.wait(50)
+    finally:
+        QApplication.instance().removeEventFilter(paints)
+    assert not squeezed, squeezed
     assert list(library.cards) == [p.id for p in bank.papers]  # in bank order
     # The first paint had the window full: the cards built before it reach past its bottom
     # edge (and not by more than a card).

@@ -370,6 +370,11 @@ class LibraryView(QWidget):
             card = PaperCard(paper, self)
             card.highlighted = paper.id == self._last_paper
             self.list_layout.insertWidget(self.list_layout.count() - 1, card)
+            if self.list_widget.isVisible():
+                # Now, not in the queued call Qt makes a turn later: in between, the list
+                # had its old height and every card on screen was squeezed into it
+                # (titles and buttons cut by up to 40 px while cards were being added).
+                card.show()
             self.cards[paper.id] = card
             if self._summary is not None:
                 self._fill_card(card, self._summary)
