@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from typing import Sequence
 
@@ -126,8 +127,8 @@ class KeyPrefetch:
         return None
 
     def close(self) -> None:
-        """Release the pipe and the child, key or not (if it is still walking, it ends
-        when it writes to the closed pipe; what is left of it goes when examdesk exits)."""
+        """Release the pipe and the child, key or not: a child still walking is killed (it
+        holds nothing but the walk) and reaped, so no process is left behind."""
         self._release(wait=False)
 
     def _release(self, wait: bool) -> None:
@@ -135,11 +136,15 @@ class KeyPrefetch:
             os.close(self._fd)
             self._fd = None
         if self._pid is not None:
+            pid, self._pid = self._pid, None
             try:
-                os.waitpid(self._pid, 0 if wait else os.WNOHANG)
-            except ChildProcessError:
+                if not wait and os.waitpid(pid, os.WNOHANG) != (0, 0):
+                    return  # it had ended: reaped
+                if not wait:
+                    os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ChildProcessError, ProcessLookupError):
                 pass
-            self._pid = None
 
 
 def _main(argv: list[str]) -> int:

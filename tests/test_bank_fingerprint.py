@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,8 +61,35 @@ def test_cached_bank_uses_a_prefetch_only_for_its_own_roots(tmp_path, monkeypatc
     load_and_cache_bank(roots, cache)
     assert cached_bank(roots, cache, prefetch_fingerprint(roots)) is not None
     other = prefetch_fingerprint([])  # started for other roots: not asked
-    monkeypatch.setattr(KeyPrefetch, "key", lambda self: pytest.fail("asked another key"))
-    assert cached_bank(roots, cache, other) is not None
+    try:
+        monkeypatch.setattr(KeyPrefetch, "key", lambda self: pytest.fail("asked another key"))
+        assert cached_bank(roots, cache, other) is not None
+    finally:
+        other.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="no posix_spawn: nothing to leave")
+def test_no_child_is_left_behind(tmp_path):
+    """Closed with its key unread (a launch that ends early), before or after the child
+    ended: the child is gone and reaped, not a zombie of examdesk's."""
+    import psutil
+
+    roots = [_papers(tmp_path)]
+    me = psutil.Process()
+    before = {p.pid for p in me.children()}
+    early = prefetch_fingerprint(roots)
+    early.close()  # at once: most likely still starting up
+    late = prefetch_fingerprint(roots)
+    child = next(p for p in me.children() if p.pid not in before)
+    deadline = time.monotonic() + 30
+    while child.status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+        time.sleep(0.01)  # ended, not reaped (psutil's wait would reap it)
+    assert child.status() == psutil.STATUS_ZOMBIE
+    late.close()
+    read = prefetch_fingerprint(roots)
+    assert read.key() == bank_cache.fingerprint(roots)
+    read.close()
+    assert {p.pid for p in me.children()} == before
 
 
 def test_the_fingerprint_changes_with_each_input(tmp_path):
