@@ -120,7 +120,7 @@ class KeyPrefetch:
                 chunks.append(chunk)
         except OSError:
             chunks = []
-        self._release(wait=True)  # the pipe's end: the child has written and is exiting
+        self._release(kill=False)  # the pipe's end: the child has written and is exiting
         text = b"".join(chunks).decode("ascii", "replace").strip()
         if len(text) == 32 and all(c in "0123456789abcdef" for c in text):
             return text
@@ -129,22 +129,25 @@ class KeyPrefetch:
     def close(self) -> None:
         """Release the pipe and the child, key or not: a child still walking is killed (it
         holds nothing but the walk) and reaped, so no process is left behind."""
-        self._release(wait=False)
+        self._release(kill=True)
 
-    def _release(self, wait: bool) -> None:
+    def _release(self, kill: bool) -> None:
+        """Close the pipe and reap the child (first killed if ``kill`` and still running)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-        if self._pid is not None:
-            pid, self._pid = self._pid, None
-            try:
-                if not wait and os.waitpid(pid, os.WNOHANG) != (0, 0):
-                    return  # it had ended: reaped
-                if not wait:
-                    os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ChildProcessError, ProcessLookupError):
-                pass
+        if self._pid is None:
+            return
+        pid, self._pid = self._pid, None
+        try:
+            if kill:
+                ended, _status = os.waitpid(pid, os.WNOHANG)
+                if ended:
+                    return
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            pass
 
 
 def _main(argv: list[str]) -> int:
