@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QMainWindow,
-                               QMessageBox, QStackedWidget, QWidget)
+                               QMessageBox, QWidget)
 
 from question_db.changes import Changes
 from question_db.model import Bank, Paper
@@ -24,6 +24,7 @@ from question_db.model import Bank, Paper
 from .config import Keys
 from .db import DbOps, deferred_action
 from .theme import theme
+from .views.bare_frames import BareStack
 from .views.library import LibraryView
 from .views.screen import Screen
 from .views.storage_notice import StorageWarning
@@ -91,7 +92,7 @@ class MainWindow(QMainWindow):
         self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
 
-        self.stack = QStackedWidget()
+        self.stack = BareStack()
         self.setCentralWidget(self.stack)
         self.library = LibraryView(db)
         self.library.sig_practice.connect(self.open_practice)

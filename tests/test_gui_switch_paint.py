@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from desktop.views import paint_layer
 from desktop.views.code_editor import CodeEditor
 from desktop.views.practice import PracticeView
+from desktop.views.subtree_cache import SubtreeCache
 from gui_fixtures import launch, no_leaked_qt_objects  # noqa: F401
 
 pytestmark = pytest.mark.gui
@@ -76,3 +77,56 @@ def test_a_code_page_built_ahead_comes_on_screen_from_its_layer(launch, monkeypa
     view.go_to(target)
     frame(view)
     assert layer.hits == hits + 1  # copied, not drawn again
+
+
+def test_a_switch_lays_out_only_the_page_and_draws_the_chrome_from_its_pixmaps(launch):
+    """The bar over the question, the note's header and the answer sheet's foot do not
+    change at a switch: no layout pass over the screen (the position and Submit keep
+    their size: views/steady_size), and each is one blit (views/subtree_cache); what
+    the window shows is what the widgets paint themselves."""
+    app = launch()
+    view = practice_read_ahead(app, "000")
+    events = Counter()
+
+    class Watch(QObject):
+        on = False  # during the switches, not while the learner reads (the fills)
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+            if self.on:
+                events[(watched, event.type())] += 1
+            return False
+
+    watch = Watch()
+    chrome = [view.back_button, view.recite_button, view.star, view.notes.edit_button]
+    for widget in (view, *chrome):
+        widget.installEventFilter(watch)
+    effects = view.findChildren(SubtreeCache)
+    assert {e._widget for e in effects} >= {view.top_bar, view.notes}  # noqa: SLF001
+    top = next(e for e in effects if e._widget is view.top_bar)  # noqa: SLF001
+    view.go_to(5)  # what the screen loaded in the background (marks, stars) has arrived
+    view.repaint()
+    app.wait_idle()
+    hits = top.hits
+    for target in (1, 2, 3, 4):
+        app.qtbot.wait(20)  # the learner reads: the pixmaps are taken again if needed
+        watch.on = True
+        view.go_to(target)
+        frame(view)
+        view.repaint()  # what bench question_switch times
+        watch.on = False
+    assert events[(view, QEvent.Type.LayoutRequest)] == 0
+    assert all(events[(w, QEvent.Type.Paint)] == 0 for w in chrome)
+    assert top.hits >= hits + 4
+    app.qtbot.wait(20)
+    cached = view.window().grab().toImage()
+    for effect in effects:
+        effect.setEnabled(False)
+    live = view.window().grab().toImage()
+    for effect in effects:
+        effect.setEnabled(True)
+    # The same picture; a pixel of a button's antialiased corner may round one level
+    # apart (a semi-transparent edge blended over the pixmap's then the window's ground).
+    differences = [abs(a - b) for a, b in zip(bytes(cached.constBits()),
+                                               bytes(live.constBits())) if a != b]
+    assert cached.size() == live.size() and len(differences) <= 24
+    assert max(differences, default=0) <= 2

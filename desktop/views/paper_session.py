@@ -53,10 +53,13 @@ from ..config import Keys
 from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer
 from .attempt_history import AttemptHistoryDialog
+from .bare_frames import BareStack
 from ..idle_gc import collect_soon
 from .paint_layer import fill_layers
 from .question_view import QuestionView
 from .screen import Screen
+from .steady_size import hold_widest
+from .subtree_cache import cache_subtree
 
 log = logging.getLogger(__name__)
 DRAFT_DELAY_MS = 500  # with the store write, well inside the second we promise
@@ -90,8 +93,11 @@ def console_kind(question: Question) -> str:
     return "verify" if question.verify is not None else "other"
 
 
+SUBMIT_KEYS = ("Enter", "Ctrl+Enter")
+
+
 def submit_key_label(question: Question) -> str:
-    return "Enter" if submits_on_enter(question) else "Ctrl+Enter"
+    return SUBMIT_KEYS[0] if submits_on_enter(question) else SUBMIT_KEYS[1]
 
 
 class PageHolder(QWidget):
@@ -168,7 +174,7 @@ class PaperSessionView(Screen):
         self._prebuild_timer.setInterval(0)
         self._prebuild_timer.timeout.connect(self._prebuild_one)
 
-        self.stack = QStackedWidget()
+        self.stack = BareStack()
         self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._updating_page: QWidget | None = None  # the one page that takes updates
         self.stack.currentChanged.connect(self._updates_to_current_page)
@@ -186,6 +192,12 @@ class PaperSessionView(Screen):
         self.prev_button.clicked.connect(lambda: self.go_to(self.current - 1))
         self.next_button.clicked.connect(lambda: self.go_to(self.current + 1))
         self.flag_button.clicked.connect(lambda: self.toggle_flag())
+        for button in (self.prev_button, self.next_button, self.flag_button):
+            cache_subtree(button)  # one blit at a switch while its state stays (subtree_cache)
+
+        count = len(self.questions)
+        hold_widest(self.position, lambda: [f"{str(d) * len(str(count))} / {count}"
+                                            for d in range(10)])
 
         self.nav = QHBoxLayout()
         self.nav.addWidget(self.prev_button)

@@ -27,8 +27,8 @@ from typing import Iterable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout,
+                               QWidget)
 
 from question_db import actions, study
 from question_db.changes import Changes
@@ -41,13 +41,17 @@ from ..config import Keys
 from ..db import DbOps
 from ..theme import Role, theme
 from .answer_widgets import ProgrammingAnswer
+from .bare_frames import BareSplitter
 from .navigator import Legend, Navigator, cell_labels, navigator_groups
 from .notes import NotePanel, StarButton
 from .paint_layer import layer_scroll_area
-from .paper_session import PaperSessionView, console_kind, submit_key_label
+from .paper_session import (SUBMIT_KEYS, PaperSessionView, console_kind,
+                            submit_key_label)
 from .points import format_points
 from .question_view import QuestionView
 from .rating_bar import RatingBar, due_text
+from .steady_size import hold_widest
+from .subtree_cache import cache_subtree
 
 SEEN_MARKS = (Mark.REVEALED, Mark.RECITED)
 SIDE_WIDTH = 250
@@ -76,7 +80,12 @@ class PracticeView(PaperSessionView):
         # A practice set's run stays open when left (Continue); the others end on leaving.
         self.finish_on_leave = finish_on_leave
 
-        top = QHBoxLayout()
+        # The bar over the question, the actions under it, the note's header and the answer
+        # sheet's foot are drawn from one pixmap each while they do not change: a switch
+        # repaints them with the page (bench question_switch; views/subtree_cache).
+        self.top_bar = QWidget()
+        top = QHBoxLayout(self.top_bar)
+        top.setContentsMargins(0, 0, 0, 0)
         self.back_button = QPushButton("← " + self.tr("Library"))
         self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.back_button.clicked.connect(self.sig_leave)
@@ -127,9 +136,15 @@ class PracticeView(PaperSessionView):
         self.marks_button.clicked.connect(self.save_marks)
         self.knew_button.clicked.connect(lambda: self.recite_current(True))
         self.didnt_button.clicked.connect(lambda: self.recite_current(False))
-        for at, button in enumerate((self.submit_button, self.show_answer_button,
-                                     self.marks_button, self.knew_button, self.didnt_button)):
-            self.nav.insertWidget(3 + at, button)
+        hold_widest(self.submit_button, lambda: [self._submit_text(key)
+                                                 for key in SUBMIT_KEYS])
+        self.actions_bar = QWidget()
+        actions_layout = QHBoxLayout(self.actions_bar)
+        actions_layout.setContentsMargins(0, 0, 0, 0)
+        for button in (self.submit_button, self.show_answer_button, self.marks_button,
+                       self.knew_button, self.didnt_button):
+            actions_layout.addWidget(button)
+        self.nav.insertWidget(3, self.actions_bar)
 
         self.notes = NotePanel(db)
         column = QWidget()
@@ -157,12 +172,17 @@ class PracticeView(PaperSessionView):
         side.setMinimumWidth(self.navigator.minimumWidth() + 24)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(4, 0, 0, 0)
-        side_layout.addWidget(QLabel("<b>" + self.tr("Answer sheet") + "</b>"))
+        sheet_title = QLabel("<b>" + self.tr("Answer sheet") + "</b>")
+        side_layout.addWidget(sheet_title)
         side_layout.addWidget(scroll, 1)
-        side_layout.addWidget(self.counts)
-        side_layout.addWidget(Legend())
+        side_foot = QWidget()
+        foot_layout = QVBoxLayout(side_foot)
+        foot_layout.setContentsMargins(0, 0, 0, 0)
+        foot_layout.addWidget(self.counts)
+        foot_layout.addWidget(Legend())
+        side_layout.addWidget(side_foot)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = BareSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("practice_splitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(column)
@@ -172,8 +192,10 @@ class PracticeView(PaperSessionView):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addLayout(top)
+        layout.addWidget(self.top_bar)
         layout.addWidget(self.splitter, 1)
+        for widget in (self.top_bar, self.actions_bar, self.notes, sheet_title, side_foot):
+            cache_subtree(widget)
         self.sig_current_changed.connect(self._current_changed)
         for sequence, slot in (("Ctrl+Shift+A", self.show_answer),
                                ("Ctrl+D", self.star.toggle),
@@ -332,8 +354,7 @@ class PracticeView(PaperSessionView):
         self.show_answer_button.setVisible(practice)
         self.submit_button.setEnabled(not submitted and not busy and qid not in self.seen)
         # One submit key per answer type, named on the button (Ctrl+Enter submits any).
-        self.submit_button.setText(self.tr("Submit (%1)").replace(
-            "%1", submit_key_label(q)))
+        self.submit_button.setText(self._submit_text(submit_key_label(q)))
         self.show_answer_button.setEnabled(q.scored and not submitted and not busy
                                            and qid not in self.seen)
         self.marks_button.setVisible(practice and submitted and page.answer.self_marked)
@@ -341,6 +362,9 @@ class PracticeView(PaperSessionView):
         for button in (self.knew_button, self.didnt_button):
             button.setVisible(self.recite)
             button.setEnabled(can_recite)
+
+    def _submit_text(self, key: str) -> str:
+        return self.tr("Submit (%1)").replace("%1", key)
 
     def _update_progress(self) -> None:
         done = len(self.answers)
