@@ -167,6 +167,9 @@ class Navigator(QWidget):
         self._headings: list[tuple[QRect, str]] = []
         self._columns = MIN_COLUMNS
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # It paints its ground itself, into the cache: a paint is one opaque copy, and Qt
+        # fills nothing under it first (the scroll area's autofill would, each switch).
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setMinimumWidth(MIN_COLUMNS * (CELL.width() + GAP) + 2 * MARGIN)
         self.setMouseTracking(False)
         self._layout_cells()
@@ -303,6 +306,7 @@ class Navigator(QWidget):
         ratio = self.devicePixelRatioF()
         if self.height() * ratio > MAX_CACHE_HEIGHT:  # thousands of cells: the visible ones
             painter = QPainter(self)
+            painter.fillRect(area, self._ground())
             self._paint_cells(painter, area, self._visible(area), self.current)
             painter.end()
             return
@@ -310,7 +314,7 @@ class Navigator(QWidget):
         if self._cache is None or self._cache.size() != size:
             self._cache = QPixmap(size)
             self._cache.setDevicePixelRatio(ratio)
-            self._cache.fill(Qt.GlobalColor.transparent)  # gives the pixmap an alpha channel
+            self._cache.fill(self._ground())  # opaque: no alpha channel, a copy blits
             self._stale.clear()
             self._paint_into(self._cache, self.rect(), range(len(self._cells)))
         elif self._stale:
@@ -328,12 +332,14 @@ class Navigator(QWidget):
             self._paint_cells(painter, area, [self.current], self.current, headings=False)
         painter.end()
 
+    def _ground(self) -> QColor:
+        """What the scroll area's autofill painted under the grid."""
+        return self.palette().color(self.backgroundRole())
+
     def _paint_into(self, pixmap: QPixmap, area: QRect, indices) -> None:
         """Draw ``area`` of the grid (``indices``' cells, the headings) into the cache."""
         painter = QPainter(pixmap)
-        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
-        painter.fillRect(area, Qt.GlobalColor.transparent)
-        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+        painter.fillRect(area, self._ground())
         painter.setClipRect(area)
         self._paint_cells(painter, area, indices, current=-1)
         painter.end()
