@@ -112,6 +112,27 @@ def test_a_selection_and_a_palette_change_are_never_served_from_the_layer(qtbot)
     assert max_difference(picture(text.viewport()), unselected) > 50  # red now
 
 
+def test_a_parents_palette_or_font_change_is_never_served_from_the_layer(qtbot):
+    # The key holds no palette or font: their changes arrive as events and drop the layer.
+    label = LayeredLabel(STEM)
+    label.setWordWrap(True)
+    holder = shown(qtbot, label)
+    settle(qtbot, label)
+    before = picture(label)
+    palette = holder.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, QColor("#d00000"))
+    holder.setPalette(palette)
+    assert not label.layer.filled  # dropped by the PaletteChange it received
+    red = picture(label)
+    assert max_difference(red, before) > 50
+    settle(qtbot, label)
+    font = holder.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    holder.setFont(font)
+    assert not label.layer.filled
+    assert picture(label) != red
+
+
 def test_the_editor_shows_an_edit_made_while_it_was_not_focused(qtbot):
     editor, fresh = CodeEditor(), CodeEditor()
     editor.setPlainText(CODE)
