@@ -14,7 +14,7 @@ import bisect
 from dataclasses import dataclass
 from typing import Sequence
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QFont, QHelpEvent,
                            QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPixmap,
                            QTextDocument)
@@ -26,7 +26,7 @@ from question_db.model import Paper, Question
 from ..theme import Role, theme
 from .translation import tr
 
-__all__ = ["Navigator", "NavigatorGroup", "navigator_groups", "cell_labels", "mark_label",
+__all__ = ["Navigator", "NavigatorGroup", "CurrentMarker", "navigator_groups", "cell_labels", "mark_label",
            "legend_html", "Legend", "MARK_GLYPHS"]
 
 CELL = QSize(36, 26)  # six a row in the side panel: a 50-question paper needs no scroll bar
@@ -166,6 +166,7 @@ class Navigator(QWidget):
         self._bottoms: list[int] = []
         self._headings: list[tuple[QRect, str]] = []
         self._columns = MIN_COLUMNS
+        self.marker: CurrentMarker | None = None  # draws the current cell, if set
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         # It paints its ground itself, into the cache: a paint is one opaque copy, and Qt
         # fills nothing under it first (the scroll area's autofill would, each switch).
@@ -189,11 +190,27 @@ class Navigator(QWidget):
 
     def set_current(self, index: int) -> None:
         # The cache never holds the current cell's outline: it is drawn over the copy, so
-        # a question switch changes no pixel of the cache (bench question_switch).
+        # a question switch changes no pixel of the cache (bench question_switch). With a
+        # marker (``CurrentMarker``) the grid does not change at all: the marker moves.
         old, self.current = self.current, index
+        if self.marker is not None:
+            self.marker.follow()
+            return
         for i in (old, index):
             if 0 <= i < len(self._cells):
                 self.update(self._cells[i].adjusted(-3, -3, 3, 3))
+
+    def current_rect(self) -> QRect:
+        """The current cell with its outline's margin ('' when there is none)."""
+        if 0 <= self.current < len(self._cells):
+            return self._cells[self.current].adjusted(-3, -3, 3, 3)
+        return QRect()
+
+    def paint_current(self, painter: QPainter) -> None:
+        """The current cell as it shows on screen (over the grid's copy)."""
+        if 0 <= self.current < len(self._cells):
+            self._paint_cells(painter, self.current_rect(), [self.current], self.current,
+                              headings=False)
 
     def _redraw(self, index: int) -> None:
         """One cell changed: drawn again into the cache, then on screen."""
@@ -258,6 +275,8 @@ class Navigator(QWidget):
         columns = max(MIN_COLUMNS, (self.width() - 2 * MARGIN + GAP) // (CELL.width() + GAP))
         if columns != self._columns:
             self._layout_cells()
+        if self.marker is not None:
+            self.marker.follow()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(self.minimumWidth(), self.height())
@@ -326,10 +345,9 @@ class Navigator(QWidget):
         painter.drawPixmap(area, self._cache, QRect(
             int(area.x() * ratio), int(area.y() * ratio), int(area.width() * ratio),
             int(area.height() * ratio)))
-        if 0 <= self.current < len(self._cells) \
-                and self._cells[self.current].adjusted(-3, -3, 3, 3).intersects(area):
+        if self.marker is None and self.current_rect().intersects(area):
             painter.setClipRect(area)
-            self._paint_cells(painter, area, [self.current], self.current, headings=False)
+            self.paint_current(painter)
         painter.end()
 
     def _ground(self) -> QColor:
@@ -419,6 +437,61 @@ class Navigator(QWidget):
         if index in self.flagged:
             text += " · " + tr("flagged")
         return text
+
+
+class CurrentMarker(QWidget):
+    """The current question's cell, drawn by a small widget over the answer sheet.
+
+    Its host is a widget *outside* the panel that holds the grid, so that panel does not
+    change at a question switch and is drawn from one pixmap (views/subtree_cache): the
+    marker moves, the grid stays. It lets the mouse through to the grid, follows the grid
+    when it scrolls, moves or resizes, and shows only the part of the cell the scroll
+    area shows."""
+
+    def __init__(self, navigator: Navigator, host: QWidget,
+                 movers: Sequence[QWidget] = ()) -> None:
+        super().__init__(host)
+        self.setObjectName("navigator_current")
+        self.navigator = navigator
+        self._origin = QPoint()  # the grid's point at this widget's top left
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        navigator.marker = self
+        for widget in movers:  # the panels whose move or resize moves the grid in the host
+            widget.installEventFilter(self)
+        self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show):
+            self.follow()
+        return False
+
+    def follow(self) -> None:
+        """Put the marker over the current cell (the part of it the viewport shows)."""
+        navigator = self.navigator
+        viewport = navigator.parentWidget()
+        cell = navigator.current_rect()
+        if viewport is None or cell.isEmpty() or not navigator.isVisible():
+            self.hide()
+            return
+        shown = QRect(navigator.mapTo(viewport, cell.topLeft()), cell.size()) & viewport.rect()
+        if shown.isEmpty():
+            self.hide()
+            return
+        self._origin = navigator.mapFrom(viewport, shown.topLeft())
+        geometry = QRect(viewport.mapTo(self.parentWidget(), shown.topLeft()), shown.size())
+        if geometry != self.geometry():
+            self.setGeometry(geometry)
+        self.update()
+        if self.isHidden():
+            self.raise_()  # over the panels: the host's children painted after them
+            self.show()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.translate(-self._origin.x(), -self._origin.y())
+        self.navigator.paint_current(painter)
+        painter.end()
 
 
 class Legend(QLabel):

@@ -42,7 +42,7 @@ from ..db import DbOps
 from ..theme import Role, theme
 from .answer_widgets import ProgrammingAnswer
 from .bare_frames import BareSplitter
-from .navigator import Legend, Navigator, cell_labels, navigator_groups
+from .navigator import CurrentMarker, Legend, Navigator, cell_labels, navigator_groups
 from .notes import NotePanel, StarButton
 from .paint_layer import layer_scroll_area
 from .paper_session import (SUBMIT_KEYS, PaperSessionView, console_kind,
@@ -172,15 +172,11 @@ class PracticeView(PaperSessionView):
         side.setMinimumWidth(self.navigator.minimumWidth() + 24)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(4, 0, 0, 0)
-        sheet_title = QLabel("<b>" + self.tr("Answer sheet") + "</b>")
-        side_layout.addWidget(sheet_title)
+        side_layout.addWidget(QLabel("<b>" + self.tr("Answer sheet") + "</b>"))
         side_layout.addWidget(scroll, 1)
-        side_foot = QWidget()
-        foot_layout = QVBoxLayout(side_foot)
-        foot_layout.setContentsMargins(0, 0, 0, 0)
-        foot_layout.addWidget(self.counts)
-        foot_layout.addWidget(Legend())
-        side_layout.addWidget(side_foot)
+        side_layout.addWidget(self.counts)
+        side_layout.addWidget(Legend())
+        self.side = side
 
         self.splitter = BareSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("practice_splitter")
@@ -194,8 +190,12 @@ class PracticeView(PaperSessionView):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.top_bar)
         layout.addWidget(self.splitter, 1)
-        for widget in (self.top_bar, self.actions_bar, self.notes, sheet_title, side_foot):
+        # The answer sheet is one pixmap too: the current cell is drawn over it by a
+        # marker outside it (the grid itself does not change at a switch).
+        for widget in (self.top_bar, self.actions_bar, self.notes, self.side):
             cache_subtree(widget)
+        self.current_marker = CurrentMarker(self.navigator, self,
+                                            movers=(self.navigator, side, self.splitter))
         self.sig_current_changed.connect(self._current_changed)
         for sequence, slot in (("Ctrl+Shift+A", self.show_answer),
                                ("Ctrl+D", self.star.toggle),
