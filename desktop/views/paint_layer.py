@@ -26,7 +26,7 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
 from PySide6.QtWidgets import (QAbstractScrollArea, QFrame, QLabel, QLineEdit, QScrollBar,
                                QWidget)
 
-__all__ = ["PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes", "layer_line_edit",
+__all__ = ["IdleCall", "PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes", "layer_line_edit",
            "layer_scroll_area", "BUDGET_BYTES"]
 
 BUDGET_BYTES = 64 * 1024 * 1024  # every layer together (a page's text is ~0.5–2 MB)
@@ -43,6 +43,25 @@ _bytes = 0
 def layer_bytes() -> int:
     """What the layers hold now, in bytes (bench, tests)."""
     return _bytes
+
+
+class IdleCall:
+    """``fn()`` once in the next idle turn, however often it is asked for before then
+    (while ``owner`` lives)."""
+
+    def __init__(self, owner: QObject, fn: Callable[[], object]) -> None:
+        self._owner = owner
+        self._fn = fn
+        self.pending = False
+
+    def __call__(self) -> None:
+        if not self.pending:
+            self.pending = True
+            QTimer.singleShot(0, self._owner, self._run)
+
+    def _run(self) -> None:
+        self.pending = False
+        self._fn()
 
 
 class PaintLayer(QObject):
@@ -68,7 +87,7 @@ class PaintLayer(QObject):
         self._pixmap_key: Hashable = None
         self._cheap_key: Hashable = None  # painted quickly with this key: not worth a layer
         self._rendering = False
-        self._fill_pending = False
+        self._idle_fill = IdleCall(self, self.fill)  # the layer taken in the next idle turn
         self._size = 0  # bytes, while filled
         self.hits = 0  # paints served from the layer (tests)
         self.destroyed.connect(partial(_forget, id(self)))
@@ -116,13 +135,7 @@ class PaintLayer(QObject):
         return False
 
     def _schedule_fill(self) -> None:
-        if not self._fill_pending:
-            self._fill_pending = True
-            QTimer.singleShot(0, self, self._idle_fill)
-
-    def _idle_fill(self) -> None:
-        self._fill_pending = False
-        self.fill()
+        self._idle_fill()
 
     def fill(self) -> bool:
         """Take the layer now, unless it is current or the widget cannot be cached."""

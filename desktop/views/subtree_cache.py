@@ -20,9 +20,11 @@ from __future__ import annotations
 from typing import Callable
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsEffect, QWidget
+
+from .paint_layer import IdleCall
 
 __all__ = ["SubtreeCache", "cache_subtree"]
 
@@ -41,7 +43,7 @@ class SubtreeCache(QGraphicsEffect):
         self._ratio = 0.0  # the pixel ratio of the pixmap Qt holds; 0: none taken
         self._live = False  # the widget got a paint event: the pixmap was not used
         self._filling = False
-        self._fill_pending = False
+        self._schedule_fill = IdleCall(self, self._fill)
         self.hits = 0  # paints served from the pixmap (tests)
         self.fills = 0  # pixmaps taken (tests)
         widget.setGraphicsEffect(self)
@@ -70,13 +72,7 @@ class SubtreeCache(QGraphicsEffect):
         else:
             self.hits += 1
 
-    def _schedule_fill(self) -> None:
-        if not self._fill_pending:
-            self._fill_pending = True
-            QTimer.singleShot(0, self, self._fill)
-
     def _fill(self) -> None:
-        self._fill_pending = False
         widget = self._widget
         if not shiboken6.isValid(widget) or not widget.isVisible() or not self.isEnabled() \
                 or not self._cacheable():
