@@ -26,8 +26,8 @@ from question_db.model import Paper, Question
 from ..theme import Role, theme
 from .translation import tr
 
-__all__ = ["Navigator", "NavigatorGroup", "CurrentMarker", "navigator_groups", "cell_labels", "mark_label",
-           "legend_html", "Legend", "MARK_GLYPHS"]
+__all__ = ["Navigator", "NavigatorGroup", "CurrentMarker", "navigator_groups", "cell_labels",
+           "mark_label", "legend_html", "Legend", "MARK_GLYPHS"]
 
 CELL = QSize(36, 26)  # six a row in the side panel: a 50-question paper needs no scroll bar
 GAP = 3
@@ -201,7 +201,7 @@ class Navigator(QWidget):
                 self.update(self._cells[i].adjusted(-3, -3, 3, 3))
 
     def current_rect(self) -> QRect:
-        """The current cell with its outline's margin ('' when there is none)."""
+        """The current cell with its outline's margin (an empty rect when there is none)."""
         if 0 <= self.current < len(self._cells):
             return self._cells[self.current].adjusted(-3, -3, 3, 3)
         return QRect()

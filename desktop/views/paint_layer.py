@@ -26,8 +26,8 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
 from PySide6.QtWidgets import (QAbstractScrollArea, QFrame, QLabel, QLineEdit, QScrollBar,
                                QWidget)
 
-__all__ = ["IdleCall", "PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes", "layer_line_edit",
-           "layer_scroll_area", "BUDGET_BYTES"]
+__all__ = ["IdleCall", "PaintLayer", "LayeredLabel", "fill_layers", "layer_bytes",
+           "layer_line_edit", "layer_scroll_area", "BUDGET_BYTES"]
 
 BUDGET_BYTES = 64 * 1024 * 1024  # every layer together (a page's text is ~0.5–2 MB)
 MAX_LAYER_PIXELS = 4_000_000  # device pixels: a taller widget paints the real way

@@ -80,9 +80,9 @@ class PracticeView(PaperSessionView):
         # A practice set's run stays open when left (Continue); the others end on leaving.
         self.finish_on_leave = finish_on_leave
 
-        # The bar over the question, the actions under it, the note's header and the answer
-        # sheet's foot are drawn from one pixmap each while they do not change: a switch
-        # repaints them with the page (bench question_switch; views/subtree_cache).
+        # The bar over the question, the actions under it, the note panel and the answer
+        # sheet are drawn from one pixmap each while they do not change: a switch repaints
+        # them with the page (bench question_switch; views/subtree_cache).
         self.top_bar = QWidget()
         top = QHBoxLayout(self.top_bar)
         top.setContentsMargins(0, 0, 0, 0)
