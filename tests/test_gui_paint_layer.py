@@ -171,7 +171,7 @@ def test_layers_stay_within_their_budget(qtbot, monkeypatch):
     shown(qtbot, *labels, width=600)
     # Every label's idle fill has run (in any order: the budget keeps the newest ones).
     qtbot.waitUntil(lambda: paint_layer.layer_bytes() > 0
-                    and not any(label.layer._idle_fill.pending for label in labels),
+                    and not any(label.layer._schedule_fill.pending for label in labels),
                     timeout=3000)
     assert 0 < paint_layer.layer_bytes() <= 600_000
     assert not labels[0].layer.filled or not labels[-1].layer.filled  # the oldest went

@@ -87,7 +87,7 @@ class PaintLayer(QObject):
         self._pixmap_key: Hashable = None
         self._cheap_key: Hashable = None  # painted quickly with this key: not worth a layer
         self._rendering = False
-        self._idle_fill = IdleCall(self, self.fill)  # the layer taken in the next idle turn
+        self._schedule_fill = IdleCall(self, self.fill)  # the layer taken at the next idle turn
         self._size = 0  # bytes, while filled
         self.hits = 0  # paints served from the layer (tests)
         self.destroyed.connect(partial(_forget, id(self)))
@@ -133,9 +133,6 @@ class PaintLayer(QObject):
         if self._cheap_key != self._full_key():
             self._schedule_fill()
         return False
-
-    def _schedule_fill(self) -> None:
-        self._idle_fill()
 
     def fill(self) -> bool:
         """Take the layer now, unless it is current or the widget cannot be cached."""

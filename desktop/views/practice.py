@@ -195,7 +195,8 @@ class PracticeView(PaperSessionView):
         for widget in (self.top_bar, self.actions_bar, self.notes, self.side):
             cache_subtree(widget)
         self.current_marker = CurrentMarker(self.navigator, self,
-                                            movers=(self.navigator, side, self.splitter))
+                                            movers=(self.navigator, self.side,
+                                                    self.splitter))
         self.sig_current_changed.connect(self._current_changed)
         for sequence, slot in (("Ctrl+Shift+A", self.show_answer),
                                ("Ctrl+D", self.star.toggle),

@@ -1,11 +1,12 @@
 """Draw a widget *and its children* from one pixmap while nothing in them changes.
 
 A question switch repaints the screen's chrome with the page: the bar over the question
-(Library, the title, Recite, the star, Finish), the buttons under it, the note's header,
-the answer sheet's counts and legend. Each is a handful of Qt widgets; each widget costs a
-painter, a style pass and its text laid out again (bench question_switch: ~50 paint events
-a switch, ~25 of them chrome that did not change). ``SubtreeCache`` is a ``QGraphicsEffect``
-that draws its widget's whole subtree from the pixmap Qt keeps for the effect, one blit.
+(Library, the title, Recite, the star, Finish), the buttons under it, the note panel, the
+answer sheet (its current cell is a marker over it: navigator.CurrentMarker). Each is a
+handful of Qt widgets; each widget costs a painter, a style pass and its text laid out
+again (bench question_switch: ~50 paint events a switch, ~25 of them chrome that did not
+change). ``SubtreeCache`` is a ``QGraphicsEffect`` that draws its widget's whole subtree
+from the pixmap Qt keeps for the effect, one blit.
 
 Correctness rests on Qt, not on a key of ours: ``QGraphicsEffectSource::draw`` uses the
 pixmap only while it is in ``QPixmapCache``, and every ``update()``/``repaint()`` of the
