@@ -9,7 +9,6 @@ progress file twice.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from pathlib import Path
@@ -35,6 +34,8 @@ REPLY_TIMEOUT_MS = 3000
 def server_name(data_dir: Path) -> str:
     """The local socket's name: one per data folder (resolved, so two spellings of the same
     folder meet), short enough for a Unix socket path on every platform."""
+    import hashlib  # here: OpenSSL's ~6 ms stay out of the launch (listening starts later)
+
     digest = hashlib.sha256(str(Path(data_dir).resolve()).encode("utf-8", "surrogateescape"))
     return f"examdesk-{digest.hexdigest()[:16]}"
 
@@ -49,7 +50,6 @@ class SingleInstance(QObject):
         super().__init__(parent)
         self.data_dir = Path(data_dir)
         self.lock = InstanceLock(self.data_dir)
-        self.name = server_name(self.data_dir)
         self._server: QLocalServer | None = None
 
     def acquire(self) -> bool:
@@ -76,15 +76,16 @@ class SingleInstance(QObject):
 
         if self._server is not None:
             return
+        name = server_name(self.data_dir)
         server = QLocalServer(self)
         server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
-        if not server.listen(self.name):
+        if not server.listen(name):
             # A socket file left by a killed owner: we hold the lock, so nobody listens on
             # it any more and removing it is safe.
-            QLocalServer.removeServer(self.name)
-            if not server.listen(self.name):
+            QLocalServer.removeServer(name)
+            if not server.listen(name):
                 log.warning("cannot listen on %s (%s): a second launch will not be able to "
-                            "bring this window forward", self.name, server.errorString())
+                            "bring this window forward", name, server.errorString())
         server.newConnection.connect(self._on_connection)
         self._server = server
 
