@@ -24,7 +24,6 @@ import logging
 import time
 from typing import Iterable
 
-import shiboken6
 from PySide6.QtCore import (QByteArray, QCoreApplication, QEvent, QSettings, QSize, Qt, QTimer,
                             Signal)
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
@@ -37,7 +36,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
-    QStackedWidget,
     QTextEdit,
     QVBoxLayout,
     QWidget,
@@ -53,7 +51,7 @@ from ..config import Keys
 from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer
 from .attempt_history import AttemptHistoryDialog
-from .bare_frames import BareStack
+from .page_shelf import PageShelf
 from ..idle_gc import collect_soon
 from .paint_layer import fill_layers
 from .question_view import QuestionView
@@ -101,15 +99,16 @@ def submit_key_label(question: Question) -> str:
 
 
 class PageHolder(QWidget):
-    """Holds the page stack without a layout: a page switch re-lays-out the stack only.
+    """Holds the page shelf without a layout: a page built or taken off lays out the shelf
+    only.
 
-    Showing another page of a ``QStackedWidget`` asks every enclosing layout to lay out
-    again (a LayoutRequest up to the window). Beside a navigator, a note panel and a side
-    panel that made a question switch cost ~6 ms more CPU (bench question_switch, big
-    bank); the stack here is sized by hand, so the request stops at it.
+    A page shown or hidden asks every enclosing layout to lay out again (a LayoutRequest up
+    to the window). Beside a navigator, a note panel and a side panel that made a question
+    switch cost ~6 ms more CPU (bench question_switch, big bank, with a ``QStackedWidget``);
+    the shelf here is sized by hand, so the request stops at it.
     """
 
-    def __init__(self, stack: QStackedWidget) -> None:
+    def __init__(self, stack: PageShelf) -> None:
         super().__init__()
         stack.setParent(self)
         self.stack = stack
@@ -174,10 +173,8 @@ class PaperSessionView(Screen):
         self._prebuild_timer.setInterval(0)
         self._prebuild_timer.timeout.connect(self._prebuild_one)
 
-        self.stack = BareStack()
+        self.stack = PageShelf()  # built pages stay shown: a switch moves two (page_shelf)
         self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self._updating_page: QWidget | None = None  # the one page that takes updates
-        self.stack.currentChanged.connect(self._updates_to_current_page)
         self.position = QLabel()
         # Explicit context: self.tr() would look these up under the subclass's name.
         translate = QCoreApplication.translate
@@ -282,8 +279,6 @@ class PaperSessionView(Screen):
                                 total=len(self.questions))
             self.pages[index] = page
             self.stack.addWidget(page)
-            if page is not self.stack.currentWidget():
-                page.setUpdatesEnabled(False)  # hidden: see _updates_to_current_page
             self._load_page(page)
             page.answer.sig_changed.connect(lambda i=index: self.mark_changed(i))
             if isinstance(page.answer, ProgrammingAnswer):
@@ -294,21 +289,6 @@ class PaperSessionView(Screen):
             page.set_console_available(self.console_available)
             self.page_built(index, page)
         return self.pages[index]
-
-    def _updates_to_current_page(self, _index: int) -> None:
-        """Only the page on screen takes updates. At every switch QStackedLayout turns the
-        stack's updates off and on again, a walk over every widget of every built page
-        (with 40 pages of the big bank ~2 ms of each switch); a hidden page whose updates
-        are off by itself is skipped (bench question_switch: setCurrentWidget with 34 built
-        pages 0.73 -> 0.15 ms). What a page shows is the same: it takes updates again, and
-        is repainted, as it comes on screen."""
-        current = self.stack.currentWidget()
-        if current is not None and not current.updatesEnabled():
-            current.setUpdatesEnabled(True)
-        previous, self._updating_page = self._updating_page, current
-        if previous is not None and previous is not current and shiboken6.isValid(previous) \
-                and self.stack.indexOf(previous) >= 0:
-            previous.setUpdatesEnabled(False)
 
     def _build_workspace(self, page: QuestionView) -> None:
         """A programming page: its Run / Check / History, the exam's rules, the splitters
@@ -428,8 +408,9 @@ class PaperSessionView(Screen):
         self._warm(self.page(missing))
 
     def _warm(self, page: QuestionView) -> None:
-        """Do now, while the learner reads, what showing a page the first time costs (its
-        style polish and layout at the stack's size), so the switch to it is a swap."""
+        """Do now, while the learner reads, what a page costs the first time it is on screen
+        (its style polish and layout at the shelf's size, its text drawn), so the switch to
+        it only moves it. The shelf showed it, parked, when it was built."""
         if page is self.stack.currentWidget():
             return
         page.ensurePolished()
@@ -440,9 +421,6 @@ class PaperSessionView(Screen):
             page.scroll.viewport().width()) if inner.hasHeightForWidth()
             else inner.sizeHint().height())
         inner.layout().activate()
-        # The first show creates and shows every child once: done here, unseen (hidden
-        # again in the same event-loop turn, before anything is painted).
-        page.setVisible(True)
         # Scroll areas decide their bars on the layout requests the show posted (a bar
         # that appears posts another round) and in a queued call (a code editor whose
         # lines are wider than it: its horizontal bar, 14 px off the viewport): settled
@@ -455,7 +433,6 @@ class PaperSessionView(Screen):
             for area in areas:
                 QCoreApplication.sendPostedEvents(area, QEvent.Type.MetaCall)
         fill_layers(page)  # its text drawn once now, copied when it comes on screen
-        page.setVisible(False)
 
     def keep_page(self, index: int) -> bool:
         """Whether page ``index`` must stay built (its checks are running); subclasses add

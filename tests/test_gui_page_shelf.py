@@ -1,0 +1,100 @@
+"""views/page_shelf: built pages stay shown, parked beside the current one. A switch moves
+two pages instead of hiding and showing every widget of both; the keyboard focus never
+goes into a parked page. The real practice screen on bundled paper 000, offscreen."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit
+
+from desktop.views.page_shelf import PageShelf
+from gui_fixtures import launch, no_leaked_qt_objects  # noqa: F401
+from test_gui_switch_paint import frame, practice_read_ahead
+
+pytestmark = pytest.mark.gui
+
+FILL_IN = 20  # paper 000's first fill-in question: line edits that take the focus
+
+
+class EventCounter(QObject):
+    def __init__(self, kinds: set[QEvent.Type]) -> None:
+        super().__init__()
+        self.kinds, self.seen = kinds, Counter()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() in self.kinds:
+            self.seen[event.type()] += 1
+        return False
+
+
+def test_a_switch_shows_and_hides_no_widget_and_parks_the_page_it_leaves(launch):
+    app = launch()
+    view = practice_read_ahead(app, "000")
+    shelf = view.stack
+    assert isinstance(shelf, PageShelf)
+    before, after = view.pages[0], view.pages[3]
+    counter = EventCounter({QEvent.Type.Show, QEvent.Type.Hide})
+    QApplication.instance().installEventFilter(counter)
+    try:
+        view.go_to(3)
+        frame(view)
+    finally:
+        QApplication.instance().removeEventFilter(counter)
+    assert counter.seen == Counter()  # a QStackedWidget: ~17 of each (bench question_switch)
+    assert shelf.currentWidget() is after and after.geometry() == shelf.rect()
+    assert before.isVisible() and not before.geometry().intersects(shelf.rect())
+    assert shelf.is_parked(before.answer) and not shelf.is_parked(after.answer)
+    # on screen: the current page only (a parked one is clipped away by the shelf)
+    assert before.visibleRegion().isEmpty() and not after.visibleRegion().isEmpty()
+
+
+def _tab(widget, backwards: bool = False) -> None:
+    from PySide6.QtTest import QTest
+
+    if backwards:
+        QTest.keyClick(widget, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    else:
+        QTest.keyClick(widget, Qt.Key.Key_Tab)
+
+
+@pytest.mark.parametrize("backwards", [False, True])
+def test_tab_never_takes_the_focus_into_a_parked_page(launch, backwards):
+    app = launch()
+    view = practice_read_ahead(app, "000")
+    index = FILL_IN + 1 if backwards else FILL_IN  # a fill-in page built before/after it
+    view.go_to(index)
+    frame(view)
+    shelf, page = view.stack, view.pages[index]
+    edits = [e for e in page.findChildren(QLineEdit) if e.isVisibleTo(page)]
+    assert edits
+    start = edits[0] if backwards else edits[-1]
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    app.qtbot.waitUntil(lambda: QApplication.focusWidget() is start, timeout=5000)
+    # The test means something: the widget Qt's focus chain offers next is in a parked
+    # page (the neighbouring fill-in page's field: pages join the chain as they are built).
+    natural = start.previousInFocusChain() if backwards else start.nextInFocusChain()
+    while not (natural.focusPolicy() & Qt.FocusPolicy.TabFocus) or not natural.isEnabled() \
+            or not natural.isVisibleTo(view.window()):
+        natural = natural.previousInFocusChain() if backwards else natural.nextInFocusChain()
+    assert shelf.is_parked(natural)
+    seen = []
+    for _ in range(6):
+        _tab(QApplication.focusWidget() or view, backwards)
+        focus = QApplication.focusWidget()
+        seen.append(focus)
+        assert focus is not None and not shelf.is_parked(focus), focus
+    assert any(f is not start for f in seen)  # the focus did move
+
+
+def test_a_focused_field_on_the_page_left_does_not_keep_the_focus(launch):
+    app = launch()
+    view = practice_read_ahead(app, "000")
+    view.go_to(FILL_IN)
+    frame(view)
+    edit = view.pages[FILL_IN].findChildren(QLineEdit)[0]
+    edit.setFocus()
+    app.qtbot.waitUntil(lambda: QApplication.focusWidget() is edit, timeout=5000)
+    view.stack.setCurrentWidget(view.pages[FILL_IN + 1])  # not through go_to, which refocuses
+    assert not view.stack.is_parked(QApplication.focusWidget())
