@@ -98,3 +98,33 @@ def test_a_focused_field_on_the_page_left_does_not_keep_the_focus(launch):
     app.qtbot.waitUntil(lambda: QApplication.focusWidget() is edit, timeout=5000)
     view.stack.setCurrentWidget(view.pages[FILL_IN + 1])  # not through go_to, which refocuses
     assert not view.stack.is_parked(QApplication.focusWidget())
+
+
+def test_a_page_back_on_screen_draws_its_options_from_one_pixmap(launch):
+    """A parked page keeps what Qt cached for it (a QStackedWidget's show drops it): its
+    choice options come back as one blit, and a pick paints them again for real."""
+    from desktop.views.answer_widgets import ChoiceAnswer
+    from desktop.views.subtree_cache import SubtreeCache
+    from test_gui_switch_paint import PaintCounter
+
+    app = launch()
+    view = practice_read_ahead(app, "000")
+    page = view.pages[3]
+    assert isinstance(page.answer, ChoiceAnswer)
+    cache = next(e for e in page.answer.findChildren(SubtreeCache))
+    for target in (3, 4):  # on screen once: painted for real, then taken at idle
+        view.go_to(target)
+        frame(view)
+        app.wait_idle()
+        app.qtbot.wait(20)
+    counter = PaintCounter()
+    buttons = list(page.answer.buttons.values())
+    for button in buttons:
+        button.installEventFilter(counter)
+    hits = cache.hits
+    view.go_to(3)
+    frame(view)
+    assert cache.hits == hits + 1 and sum(counter.painted.values()) == 0
+    buttons[1].click()  # a pick: the options are painted for real
+    frame(view)
+    assert counter.painted[buttons[1]] >= 1

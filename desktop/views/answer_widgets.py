@@ -37,6 +37,7 @@ from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceRe
 from .check_results import CheckResultsView
 from .code_editor import CodeEditor
 from .paint_layer import LayeredLabel, layer_line_edit
+from .subtree_cache import cache_subtree
 from ..theme import Role, css
 from .markdown_html import inline
 from .points import format_points
@@ -156,6 +157,10 @@ class ChoiceAnswer(AnswerWidget):
             self.buttons[letter] = button
             self.labels[letter] = label
             self.marks[letter] = mark
+        # Buttons, marks and option texts drawn as one pixmap when the page comes back on
+        # screen: four to five widgets an option, ~0.25 M instructions a switch (callgrind,
+        # bench question_switch); a pick, a hover or the key's marks paint them again.
+        cache_subtree(self)
 
     def _changed(self, checked: bool) -> None:
         if not self.multiple and not checked:
@@ -422,7 +427,9 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self.starter = question.code.read("starter") if question.code else ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
-        bar = QHBoxLayout()
+        self.button_bar = QWidget()
+        bar = QHBoxLayout(self.button_bar)
+        bar.setContentsMargins(0, 0, 0, 0)
         self.run_button = QPushButton("▶ " + self.tr("Run in console"))
         self.run_button.setObjectName("run_code")
         self.check_button = QPushButton("✓ " + self.tr("Check"))
@@ -438,11 +445,14 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             bar.addWidget(button)
         bar.addStretch(1)
+        # Four buttons as one pixmap when the page comes back on screen (~0.55 M
+        # instructions of a code page's switch; callgrind, bench question_switch).
+        cache_subtree(self.button_bar)
         self.run_button.clicked.connect(self.request_run)
         self.check_button.clicked.connect(self.request_check)
         self.reset_button.clicked.connect(self.reset_to_starter)
         self.history_button.clicked.connect(self.sig_history_requested)
-        layout.addLayout(bar)
+        layout.addWidget(self.button_bar)
         self.editor = CodeEditor()
         self.editor.setObjectName("code")
         self.editor.setPlainText(self.starter)

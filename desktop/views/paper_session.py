@@ -64,8 +64,9 @@ DRAFT_DELAY_MS = 500  # with the store write, well inside the second we promise
 TIME_SAVE_MS = 1000  # the time on the question on screen reaches the file this often
 # Screens up to PREBUILD_ALL questions build every page while the learner reads; longer
 # ones (a practice set over many papers) only the pages around the current one, and keep
-# at most MAX_PAGES: a page switch in Qt's stack costs more the more widgets the window
-# holds (measured: 0.2 ms with 20 simple pages, 7.5 ms with 400; bench question_switch).
+# at most MAX_PAGES: a page switch in Qt's stack cost more the more widgets the window
+# held (measured: 0.2 ms with 20 simple pages, 7.5 ms with 400; bench question_switch),
+# and the shelf keeps every built page shown (page_shelf).
 PREBUILD_ALL = MAX_PAGES = 40
 PREBUILD_AHEAD, PREBUILD_BEHIND = 24, 8
 NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)

@@ -2,7 +2,9 @@
 
 A question switch repaints the screen's chrome with the page: the bar over the question
 (Library, the title, Recite, the star, Finish), the buttons under it, the note panel, the
-answer sheet (its current cell is a marker over it: navigator.CurrentMarker). Each is a
+answer sheet (its current cell is a marker over it: navigator.CurrentMarker); and on the
+page that comes back on screen (pages stay shown, parked: page_shelf) its choice options
+and a code question's Run / Check bar. Each is a
 handful of Qt widgets; each widget costs a painter, a style pass and its text laid out
 again (bench question_switch: ~50 paint events a switch, ~25 of them chrome that did not
 change). ``SubtreeCache`` is a ``QGraphicsEffect`` that draws its widget's whole subtree
@@ -22,13 +24,19 @@ from typing import Callable
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QPixmapCache
 from PySide6.QtWidgets import QApplication, QGraphicsEffect, QWidget
 
 from .paint_layer import IdleCall
 
 __all__ = ["SubtreeCache", "cache_subtree"]
 
+# Qt keeps the pixmaps in QPixmapCache (10 MB by default, least recently used out first).
+# Beside the practice screen's chrome (~2 MB), each built page keeps its answer area there
+# (a choice question's options: ~0.5 MB at 900 px): 40 built pages (paper_session
+# MAX_PAGES) need ~25 MB, or the one taken for the next question is gone when the learner
+# gets there. A cap, not an allocation.
+CACHE_LIMIT_KB = 48 * 1024
 _PAD = QGraphicsEffect.PixmapPadMode.NoPad
 _LOGICAL = Qt.CoordinateSystem.LogicalCoordinates  # placed by the painter: right in a grab()
 
@@ -49,6 +57,8 @@ class SubtreeCache(QGraphicsEffect):
         self.fills = 0  # pixmaps taken (tests)
         widget.setGraphicsEffect(self)
         widget.installEventFilter(self)
+        if QPixmapCache.cacheLimit() < CACHE_LIMIT_KB:
+            QPixmapCache.setCacheLimit(CACHE_LIMIT_KB)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if event.type() == QEvent.Type.Paint:
