@@ -128,3 +128,14 @@ def test_a_page_back_on_screen_draws_its_options_from_one_pixmap(launch):
     buttons[1].click()  # a pick: the options are painted for real
     frame(view)
     assert counter.painted[buttons[1]] >= 1
+    # A change while the page is parked (clipped, never painted) still drops its pixmap.
+    view.go_to(4)
+    frame(view)
+    app.wait_idle()
+    app.qtbot.wait(20)
+    buttons[2].setChecked(True)
+    counter.painted.clear()
+    hits = cache.hits
+    view.go_to(3)
+    frame(view)
+    assert cache.hits == hits and counter.painted[buttons[2]] >= 1
