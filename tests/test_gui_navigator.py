@@ -181,3 +181,33 @@ def test_the_current_cell_marker_shows_what_the_grid_drew_itself_and_follows_it(
     assert window.childAt(centre) is nav
     marker.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, False)
     assert window.childAt(centre) is marker  # (the check above can fail)
+
+
+def test_the_sheet_turns_by_pages_and_keeps_the_current_cell_in_view(launch):
+    """Going through a paper one question at a time, the answer sheet scrolls only when
+    the current cell would leave the view, then by most of a page: the cell's row to the
+    top going forward, to the bottom going back (each scroll repaints the whole side panel:
+    row by row it was one switch in ten in a 200-question set)."""
+    app = launch()
+    view = open_practice(app)
+    view.window().resize(1024, 420)  # the sheet shows a few rows of the paper's 50 cells
+    app.wait_idle()
+    bar = view.navigator_scroll.verticalScrollBar()
+    height = view.navigator_scroll.viewport().height()
+    assert bar.maximum() > 0
+    moves = {"forward": 0, "back": 0}
+    for way, indices in (("forward", range(1, len(view.questions))),
+                         ("back", range(len(view.questions) - 2, -1, -1))):
+        for index in indices:
+            before = bar.value()
+            view.go_to(index)
+            cell = view.navigator.cell_rect(index)
+            assert bar.value() <= cell.top() and cell.bottom() <= bar.value() + height, index
+            if bar.value() == before:
+                continue
+            moves[way] += 1
+            if way == "forward" and bar.value() < bar.maximum():  # turned: its row on top
+                assert cell.top() - bar.value() <= cell.height(), index
+            if way == "back" and bar.value() > 0:  # its row at the bottom
+                assert bar.value() + height - cell.bottom() <= cell.height(), index
+    assert moves["forward"] > 0 and moves["back"] > 0
