@@ -3,8 +3,8 @@
 ``QStackedWidget`` and ``QSplitter`` are ``QFrame``s: each repaint of the screen opens a
 painter on them and asks the style to draw a frame of shape ``NoFrame``, which draws
 nothing (~45,000 instructions each; a question switch repaints the window's stack and the
-practice splitter: bench question_switch). With no frame there is nothing of theirs to paint: their
-children paint themselves, the parent's background shows through as before.
+practice splitter: bench question_switch). With no frame there is nothing of theirs to
+paint: their children paint themselves, the parent's background shows through as before.
 """
 from __future__ import annotations
 
