@@ -174,7 +174,15 @@ def test_the_current_cell_marker_shows_what_the_grid_drew_itself_and_follows_it(
         viewport = nav.parentWidget()
         assert shown_at.topLeft() == viewport.mapTo(view, nav.mapTo(viewport, cell.topLeft()))
         with_marker = window.grab().toImage()
-        assert with_marker == by_the_grid()
+        grid = by_the_grid()
+        # Equal, but for the scroll bar if one of the two grabs drew it from its layer and
+        # the other for real (its layer is taken at idle: on a busy machine after the
+        # first grab): the layer is within one level of its direct paint (paint_layer).
+        # The marker one pixel off differs by far more (its outline on the cell's edge).
+        assert with_marker.size() == grid.size()
+        levels = [abs(a - b) for a, b in zip(bytes(with_marker.constBits()),
+                                              bytes(grid.constBits())) if a != b]
+        assert max(levels, default=0) <= 1
     assert view.navigator_scroll.verticalScrollBar().value() > 0  # the second one scrolled
     # A click on the marked cell lands on the grid under it.
     centre = view.mapTo(window, marker.geometry().center())

@@ -6,12 +6,10 @@ every widget of both pages (Show/Hide events, each layout activated again), the 
 part of a question switch that is not painting (callgrind, bench question_switch: ~0.3 M
 instructions of ~4.2 M a switch, ~0.75 M on a code page). Here a switch moves two pages.
 A parked page is clipped away by the shelf: Qt never paints it and the mouse never reaches
-it. What hiding still did is done here:
-
-- the keyboard focus never stays in a parked page: a Tab (or any other way) into one goes
-  on along the focus chain, in the same direction, to the next widget that is not parked;
-- each page fills its own background, so Qt's opaque-region bookkeeping stops at a page
-  instead of walking into every parked one after a move.
+it. What hiding also did is done here: the keyboard focus never stays in a parked page (a
+Tab, or any other way, into one goes on along the focus chain, in the same direction, to
+the next widget that is not parked). Pages do not fill their background (as before: an
+opaque page that is dirty is painted on its own, then its children again with the window).
 """
 from __future__ import annotations
 
@@ -41,7 +39,6 @@ class PageShelf(QWidget):
     def addWidget(self, page: QWidget) -> int:  # noqa: N802 - QStackedWidget's name
         """Add ``page`` (the current one if it is the first), shown; returns its index."""
         page.setParent(self)
-        page.setAutoFillBackground(True)
         self._pages.append(page)
         if self._current is None:
             self._current = page
