@@ -100,8 +100,7 @@ class PageShelf(QWidget):
 
     # --- focus -------------------------------------------------------------------------
     def _keep_focus_out_of_parked(self, _old: QWidget | None, now: QWidget | None) -> None:
-        if now is None or not shiboken6.isValid(self) or not self.isAncestorOf(now) \
-                or not self.is_parked(now):
+        if now is None or not shiboken6.isValid(self) or not self.is_parked(now):
             return
         backwards = bool(QGuiApplication.keyboardModifiers()
                          & Qt.KeyboardModifier.ShiftModifier)  # Shift+Tab

@@ -341,8 +341,8 @@ class PracticeView(PaperSessionView):
         """Keep the current cell in view: while it is, nothing moves; when it is not, the
         sheet turns most of a page in the direction of travel (the cell's row to the top
         going forward, to the bottom going back), not a row at a time. A scroll repaints
-        the whole side panel: row by row, one switch in ten in a 200-question set, and
-        the slowest tenth of them (bench question_switch)."""
+        the whole side panel: row by row, one switch in ten of a 200-question set
+        scrolled, a third of the slowest twentieth (bench question_switch)."""
         rect = self.navigator.cell_rect(index)
         bar = self.navigator_scroll.verticalScrollBar()
         height = self.navigator_scroll.viewport().height()

@@ -4,11 +4,11 @@ A question switch repaints the screen's chrome with the page: the bar over the q
 (Library, the title, Recite, the star, Finish), the buttons under it, the note panel, the
 answer sheet (its current cell is a marker over it: navigator.CurrentMarker); and on the
 page that comes back on screen (pages stay shown, parked: page_shelf) its choice options
-and a code question's Run / Check bar. Each is a
-handful of Qt widgets; each widget costs a painter, a style pass and its text laid out
-again (bench question_switch: ~50 paint events a switch, ~25 of them chrome that did not
-change). ``SubtreeCache`` is a ``QGraphicsEffect`` that draws its widget's whole subtree
-from the pixmap Qt keeps for the effect, one blit.
+and a code question's Run / Check bar. Each is a handful of Qt widgets; each widget costs
+a painter, a style pass and its text laid out again (bench question_switch: ~50 paint
+events a switch, ~25 of them chrome that did not change). ``SubtreeCache`` is a
+``QGraphicsEffect`` that draws its widget's whole subtree from the pixmap Qt keeps for the
+effect, one blit.
 
 Correctness rests on Qt, not on a key of ours: ``QGraphicsEffectSource::draw`` uses the
 pixmap only while it is in ``QPixmapCache``, and every ``update()``/``repaint()`` of the
@@ -85,8 +85,10 @@ class SubtreeCache(QGraphicsEffect):
 
     def _fill(self) -> None:
         widget = self._widget
-        if not shiboken6.isValid(widget) or not widget.isVisible() or not self.isEnabled() \
-                or not self._cacheable():
+        # Not on screen (hidden, or on a parked page, whose paint Qt clips away): a
+        # repaint would paint nothing, so nothing could be taken.
+        if not shiboken6.isValid(widget) or widget.visibleRegion().isEmpty() \
+                or not self.isEnabled() or not self._cacheable():
             return
         self._filling = True
         try:  # a paint on screen: Qt renders the subtree for ``sourcePixmap`` only there
