@@ -20,8 +20,8 @@ from typing import Any, Callable
 from ..bank import PAPER_FILE, PAPER_ID, load_paper
 from ..model import Paper, Problem, ReviewFlag
 
-__all__ = ["PackInvalid", "PackExists", "DraftSection", "DraftQuestion", "DraftPaper",
-           "ImportResult", "write_pack", "draft_from_paper"]
+__all__ = ["PackInvalid", "PackExists", "NotAPack", "DraftSection", "DraftQuestion",
+           "DraftPaper", "ImportResult", "write_pack", "draft_from_paper"]
 
 
 class PackInvalid(ValueError):
@@ -33,7 +33,11 @@ class PackInvalid(ValueError):
 
 
 class PackExists(FileExistsError):
-    """The target folder holds something and replacing was not asked for."""
+    """The target folder holds a pack and replacing was not asked for."""
+
+
+class NotAPack(ValueError):
+    """The target exists, is not empty and is not a pack: it is never replaced."""
 
 
 @dataclass
@@ -221,8 +225,9 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
 
     Built in a temporary folder beside ``out_dir`` (same file system, so the final move is a
     rename), validated with ``load_paper``; ``PackInvalid`` leaves nothing behind. An
-    existing non-empty ``out_dir`` is kept unless ``replace`` (``PackExists``); when
-    replacing, the old folder is renamed aside and removed only after the new one is in place.
+    existing non-empty ``out_dir`` is kept unless ``replace`` (``PackExists``), and is never
+    replaced unless it is a pack (``NotAPack``: it holds no ``paper.toml``); when replacing,
+    the old folder is renamed aside and removed only after the new one is in place.
     ``progress(stage, done, total)`` is called as it goes (stages ``write``, ``validate``,
     ``move``; ``done`` counts questions written), from the calling thread.
     """
@@ -231,10 +236,7 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     if not PAPER_ID.match(paper.id or ""):
         raise PackInvalid([Problem(str(out_dir / PAPER_FILE), "-", "id",
                                    f"{paper.id!r} may only contain letters, digits, '_' and '-'")])
-    occupied = out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir()))
-    if occupied and not replace:
-        raise PackExists(f"{out_dir}: already exists and is not empty (choose another folder "
-                         f"or replace it)")
+    _check_target(out_dir, replace)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial",
                                     dir=out_dir.parent))
@@ -259,6 +261,25 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     return result
 
 
+def _is_empty_folder(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
+
+
+def _check_target(out_dir: Path, replace: bool) -> None:
+    """Refuse a target that holds something other than a pack (a thesis, a home folder:
+    replacing removes the old folder), and a pack unless ``replace``."""
+    if not os.path.lexists(out_dir) or _is_empty_folder(out_dir):
+        return
+    if not (out_dir.is_dir() and (out_dir / PAPER_FILE).is_file()):
+        what = "a folder" if out_dir.is_dir() else "a file"
+        raise NotAPack(f"{out_dir}: already exists and is {what} that is not an examdesk "
+                       f"pack (it holds no {PAPER_FILE}), so it is never replaced; choose "
+                       f"a new folder for the pack")
+    if not replace:
+        raise PackExists(f"{out_dir}: already exists and is not empty (choose another folder "
+                         f"or replace it)")
+
+
 def _relocate(problem: Problem, staging: Path, out_dir: Path) -> Problem:
     return Problem(problem.file.replace(str(staging), str(out_dir)), problem.question,
                    problem.field, problem.message.replace(str(staging), str(out_dir)))
@@ -274,9 +295,11 @@ def _fsync_tree(folder: Path) -> None:
 
 
 def _move_into_place(staging: Path, out_dir: Path) -> None:
-    if out_dir.is_dir() and not any(out_dir.iterdir()):
+    """Rename ``staging`` to ``out_dir`` (checked by ``_check_target``: missing, empty or a
+    pack); a pack there is renamed aside first and removed once the new one is in place."""
+    if _is_empty_folder(out_dir):
         out_dir.rmdir()
-    if not out_dir.exists():
+    if not os.path.lexists(out_dir):
         os.replace(staging, out_dir)
         return
     aside = out_dir.with_name(f".{out_dir.name}.replaced")
