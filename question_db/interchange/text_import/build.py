@@ -15,21 +15,27 @@ from dataclasses import dataclass, field
 
 from ...model import BLANK_MARK, Problem, ReviewFlag
 from ..pack import DraftPaper, DraftQuestion, DraftSection, ImportResult
+from . import keys
 from . import segment as sg
 from .code import CodeResult, repair_block, split_language
 from .code_lexer import NAME, lex
 from .prose import Note, repair_compile_calls, repair_prose, to_simplified
 
 SECTION_TYPES = (
-    (r"多选|多项选择|不定项", "multiple_choice"),
-    (r"单选|单项选择", "single_choice"),
-    (r"判断|是非", "true_false"),
-    (r"填空", "fill_blank"),
-    (r"编程|程序|代码|算法|上机|实现题", "programming"),
-    (r"计算|推导|证明", "calculation"),
-    (r"系统设计|架构设计|方案设计|设计题", "system_design"),
-    (r"简答|问答|论述|分析|案例|阅读|应用|名词解释", "short_answer"),
-    (r"选择", "choice"),
+    (r"多选|多项选择|不定项|(?i:multiple[- ]?(?:answer|response|select)|select all|"
+     r"multi[- ]?select|choose all|one or more)", "multiple_choice"),
+    (r"单选|单项选择|(?i:single[- ]?(?:answer|choice|select)|choose one|one answer)",
+     "single_choice"),
+    (r"判断|是非|(?i:true\s*(?:/|or|-|and)\s*false|true-false|\bT/F\b)", "true_false"),
+    (r"填空|(?i:fill[- ]?in|blanks?\b|completion|cloze)", "fill_blank"),
+    (r"编程|程序|代码|算法|上机|实现题|(?i:coding|programming|\bcode\b|implementation)",
+     "programming"),
+    (r"计算|推导|证明|(?i:calculation|computation|derivation|numerical|problems? solving)",
+     "calculation"),
+    (r"系统设计|架构设计|方案设计|设计题|(?i:system design|design)", "system_design"),
+    (r"简答|问答|论述|分析|案例|阅读|应用|名词解释|(?i:short[- ]?answer|essay|open[- ]ended|"
+     r"discussion|written|long answer|questions? and answers?)", "short_answer"),
+    (r"选择|(?i:multiple[- ]?choice|\bchoice\b|\bMCQs?\b)", "choice"),
 )
 TYPE_NAMES = {"single_choice": "单选题", "multiple_choice": "多选题", "fill_blank": "填空题",
               "calculation": "计算题", "short_answer": "简答题", "system_design": "系统设计题",
@@ -76,7 +82,7 @@ class _Builder:
         self.name = name
         self.codes: list[_Code] = []
         self.warnings: list[Problem] = []
-        self.text = self._protect(sg.normalise(to_simplified(text)))
+        self.text = _plain(self._protect(sg.normalise(to_simplified(text))))
         self.vocabulary = self._code_vocabulary()
 
     # --- code blocks behind placeholders ---------------------------------------------------
@@ -165,6 +171,19 @@ class _Builder:
         return f"\n\n```{lang}\n{result.text}```\n\n"
 
 
+_EMPHASIS = re.compile(r"\*\*(?=\S)([^\n]+?)(?<=\S)\*\*")
+_HEADING_MARK = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+", re.M)
+_QUOTE_MARK = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
+
+
+def _plain(text: str) -> str:
+    """Markdown's emphasis, heading and quote marks out of the prose (code is already
+    behind placeholders): ``### Question 1`` and ``**Answer:** (c)`` read as printed."""
+    text = _EMPHASIS.sub(r"\1", text)
+    text = _HEADING_MARK.sub("", text)
+    return _QUOTE_MARK.sub("", text)
+
+
 def _flag(note: Note, name: str) -> ReviewFlag:
     return ReviewFlag(note.kind, note.text, note.why, name)
 
@@ -185,21 +204,33 @@ class Rule:
 
 
 def parse_rule(text: str) -> Rule:
-    """``每题2分，共30分``, ``每空2分``, ``共35分``, ``多选少选均不得分``, ``少选得1分``."""
+    """``每题2分，共30分``, ``每空2分``, ``共35分``, ``多选少选均不得分``, ``少选得1分``,
+    ``2 points each``, ``5 marks each, 20 marks total``, ``Total: 30 points``."""
     rule = Rule()
+    unit = r"\s*(?:分|points?|pts?\.?|marks?)"
     if m := (re.search(r"每(?:小|道)?题\s*(?:各)?\s*(\d+(?:\.\d+)?)\s*分", text) or
-             re.search(r"(\d+(?:\.\d+)?)\s*分\s*[/每]\s*(?:小|道)?题", text)):
+             re.search(r"(\d+(?:\.\d+)?)\s*分\s*[/每]\s*(?:小|道)?题", text) or
+             re.search(rf"(\d+(?:\.\d+)?){unit}\s*(?:each|per question|/\s*question|apiece)",
+                       text, re.I) or
+             re.search(rf"(?:each|per question)[^0-9,;]{{0,20}}?(\d+(?:\.\d+)?){unit}",
+                       text, re.I)):
         rule.per_question = float(m[1])
-    if m := re.search(r"每空\s*(\d+(?:\.\d+)?)\s*分", text):
+    if m := (re.search(r"每空\s*(\d+(?:\.\d+)?)\s*分", text) or
+             re.search(rf"(\d+(?:\.\d+)?){unit}\s*(?:per|each|/)\s*blank", text, re.I)):
         rule.per_blank = float(m[1])
-    if m := re.search(r"(?:共|总|满分|合计)\s*(?:计)?\s*(\d+(?:\.\d+)?)\s*分", text):
+    if m := (re.search(r"(?:共|总|满分|合计)\s*(?:计)?\s*(\d+(?:\.\d+)?)\s*分", text) or
+             re.search(rf"(\d+(?:\.\d+)?){unit}\s*(?:in\s*)?total", text, re.I) or
+             re.search(rf"total(?:\s*of)?\s*[:：]?\s*(\d+(?:\.\d+)?){unit}", text, re.I)):
         rule.total = float(m[1])
     elif rule.per_question is None and rule.per_blank is None and (
-            m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*分\s*", text)):
+            m := re.fullmatch(rf"\s*(\d+(?:\.\d+)?){unit}\s*", text, re.I) or
+            re.search(rf"^\s*[（(\[]?\s*(\d+(?:\.\d+)?){unit}\s*[)）\]]?\s*$", text, re.I)):
         rule.total = float(m[1])
-    if re.search(r"(?:少选|漏选|部分选对|选对部分)[^，。,;；]*?得\s*(?:\d|部分|一半|相应)", text):
+    if re.search(r"(?:少选|漏选|部分选对|选对部分)[^，。,;；]*?得\s*(?:\d|部分|一半|相应)", text) or \
+            re.search(r"partial (?:credit|marks)", text, re.I):
         rule.mc_rule = "partial"
-    elif re.search(r"(?:多选|少选|漏选|错选)[^。;；]*?(?:均|都|即)?不(?:得|给)分", text):
+    elif re.search(r"(?:多选|少选|漏选|错选)[^。;；]*?(?:均|都|即)?不(?:得|给)分", text) or \
+            re.search(r"all[- ]or[- ]nothing|no partial", text, re.I):
         rule.mc_rule = "all_or_nothing"
     return rule
 
@@ -209,25 +240,29 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
                 ) -> ImportResult:
     """A damaged paper's text -> an ``ImportResult`` (draft paper + warnings)."""
     b = _Builder(text, name=name)
-    b.text, appendix = sg.split_answer_appendix(b.text)
+    b.text, appendix = keys.split_answer_appendix(b.text)
+    headers = sg.find_headers(b.text, sg.find_candidates(b.text))
+    b.text, part_keys = keys.cut_part_keys(b.text, headers)
     sk = sg.skeleton(b.text)
     if not sk.questions:
-        raise NoQuestions(f"{name}: no numbered questions found (expected “1.”, “1、” or "
-                          f"“第1题” before each question)")
+        raise NoQuestions(f"{name}: no numbered questions found (expected “1.”, “1、”, "
+                          f"“第1题” or “Question 1” before each question)")
     if sk.renumbered:
         b.warnings.append(Problem(name, "-", "number", "question numbers restart in each "
                                   "section; renumbered 1, 2, 3, … through the paper"))
-    if appendix and not sk.renumbered:
-        for raw in sk.questions:
-            if raw.number in appendix:
-                raw.text += "答案：" + appendix[raw.number]
-        b.warnings.append(Problem(name, "-", "answer", f"keys printed after the questions: "
-                                  f"{len(appendix)} matched to their question numbers"))
+    linked = {"part": 0, "appendix": 0}
+    for raw in sk.questions:
+        sg.split_question(raw)
+        if not raw.marker:
+            _link_key(raw, sk, part_keys, appendix, linked)
+    if appendix is not None or part_keys:
+        b.warnings.append(Problem(name, "-", "answer", f"keys printed away from their "
+                                  f"questions: {linked['part']} from part key lists, "
+                                  f"{linked['appendix']} from the answer appendix"))
     rules = [parse_rule(h.rule + " " + h.name) for h in sk.headers]
     questions: list[DraftQuestion] = []
     section_of: list[int] = []
     for raw in sk.questions:
-        sg.split_question(raw)
         header = sk.headers[raw.section] if raw.section >= 0 else None
         rule = rules[raw.section] if raw.section >= 0 else Rule()
         q = _question(b, raw, section_type(header.name) if header else "", rule, sk)
@@ -244,6 +279,32 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
     paper = DraftPaper(id=paper_id, title=paper_title, sections=sections, questions=questions,
                        duration_minutes=duration, duration_note=note, source=source)
     return ImportResult(paper, b.warnings, encoding)
+
+
+def _link_key(raw: sg.RawQuestion, sk: sg.Skeleton, part_keys: list[keys.KeyTable],
+              appendix: keys.KeyTable | None, linked: dict[str, int]) -> None:
+    """The key of a question printed without one inline: from its part's key list (the
+    first after it in the same part), else from the appendix, by part and number."""
+    part = sk.headers[raw.section].numeral if raw.section >= 0 else 0
+    found = None
+    for table in part_keys:
+        if table.start >= raw.start and table.part_numerals[0] == part:
+            found = table.lookup(1, raw.printed, raw.number, 1)
+            if found:
+                raw.key_source = "part"
+                break
+    if not found and appendix is not None:
+        found = appendix.lookup(part, raw.printed, raw.number, len(sk.headers))
+        if found:
+            raw.key_source = "appendix"
+    if not found:
+        return
+    key, note = found
+    raw.answer = key
+    raw.marker = "（答案见卷末）" if raw.key_source == "appendix" else "（答案见本部分末）"
+    if note and not raw.explanation:
+        raw.explanation = note
+    linked[raw.key_source] += 1
 
 
 # --- one question ------------------------------------------------------------------------
@@ -278,7 +339,8 @@ def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
         points = DEFAULT_POINTS[qtype]
         b.warnings.append(Problem(b.name, str(raw.number), "points",
                                   f"no points printed; {points:g} assumed"))
-    q = DraftQuestion(number=raw.number, type=qtype, points=points, stem="")
+    q = DraftQuestion(number=raw.number, type=qtype, points=points, stem="",
+                      key_source=raw.key_source if raw.answer else "")
     stem_field = b.field(_blanks_to_underscores(stem_text) if qtype == "fill_blank"
                          else _drop_answer_brackets(stem_text), "stem")
     q.stem = stem_field.text or "（原卷题干缺失）"
