@@ -257,6 +257,8 @@ def build_app(options: Options, *, settings: QSettings | None = None,
     roots = installed_paper_roots(base)
     cache_dir = bank_cache_dir(base)
     if bank is None:
+        if finish_interrupted_imports(roots):  # the launcher's key saw the files before
+            bank_key = None
         bank = cached_bank(roots, cache_dir, bank_key)
     if bank is not None:
         window.set_bank(bank)  # before show(): the first paint has the papers
@@ -292,6 +294,15 @@ def build_app(options: Options, *, settings: QSettings | None = None,
     # After the first paint: the window appears before any file is parsed.
     QTimer.singleShot(0, window, after_first_paint)
     return RunningApp(window, db, notices, console, collector)
+
+
+def finish_interrupted_imports(roots: list[Path]) -> list[str]:
+    """Finish the pack writes a kill or a crash interrupted in the learner's papers folders
+    (``pack_folders``): one ``scandir`` each when there is nothing to do. Returns what was
+    done."""
+    from question_db.pack_folders import finish_interrupted_writes
+
+    return [line for root in roots for line in finish_interrupted_writes(root)]
 
 
 def refuse_second_launch(base: Path, instance: SingleInstance) -> int:

@@ -564,12 +564,18 @@ def _check_sections(paper_path: Path, meta: dict, questions: tuple[Question, ...
 
 
 def paper_folders(root: Path) -> list[Path]:
-    """A folder holding paper.toml is one paper; otherwise its subfolders are papers."""
+    """A folder holding paper.toml is one paper; otherwise its subfolders are papers.
+
+    Dot-folders are never papers: ``.NAME.<random>.partial`` and ``.NAME.replaced`` are a
+    write in progress or what a killed one left (``pack_folders``), and a half copy that
+    sorted first would win over the real pack of the same id.
+    """
     if (root / PAPER_FILE).is_file():
         return [root]
     if not root.is_dir():
         return []
-    return sorted(p for p in root.iterdir() if p.is_dir() and (p / PAPER_FILE).exists())
+    return sorted(p for p in root.iterdir()
+                  if not p.name.startswith(".") and p.is_dir() and (p / PAPER_FILE).exists())
 
 
 def load_bank(roots: Iterable[Path] | None = None, *, include_bundled: bool = True) -> Bank:

@@ -1,9 +1,13 @@
-"""Writing a pack when things go wrong (issue 28): a target that is not a pack.
+"""Writing a pack when things go wrong (issue 28): a target that is not a pack, a writer
+killed with -9 mid-write or mid-swap.
 
-Real processes and real folders: ``question-db import`` as a subprocess.
+Real processes and real folders: ``question-db import`` as a subprocess, and
+``pack_write_driver.py`` running the real ``write_pack`` until it is SIGKILLed at a chosen
+moment, leaving exactly the files a killed writer leaves.
 """
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +18,9 @@ from conftest import REPO
 from pack_write_driver import draft
 from question_db.bank import load_bank
 from question_db.interchange.pack import NotAPack, write_pack
+from question_db.pack_folders import finish_interrupted_writes, lock_path, pack_lock
+
+DRIVER = Path(__file__).with_name("pack_write_driver.py")
 
 
 def cli(*args: object) -> subprocess.Popen:
@@ -37,6 +44,24 @@ def loaded(root: Path) -> dict[str, tuple[str, int]]:
     """Paper id -> (title, number of questions) as the bank loader sees ``root``."""
     bank = load_bank([root], include_bundled=False)
     return {p.id: (p.title, len(p.questions)) for p in bank.papers}
+
+
+def kill_when_paused(root: Path, *extra: str) -> None:
+    """Run the driver replacing ``root/mine`` with a 40-question pack and SIGKILL it at
+    the pause ``extra`` asks for."""
+    proc = subprocess.Popen([sys.executable, str(DRIVER), str(root / "mine"), "new", "40",
+                             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=REPO)
+    try:
+        line = proc.stdout.readline()
+        assert line == b"PAUSED\n", (line, proc.stderr.read() if proc.poll() is not None
+                                     else b"")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        proc.stdout.close()
+        proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
 
 
 @pytest.fixture
@@ -94,4 +119,64 @@ def test_replace_still_replaces_a_pack_and_fills_an_empty_folder(root, tmp_path)
     write_pack(draft("fresh", 2, "fresh"), tmp_path / "empty")
     assert loaded(root) == {"mine": ("new", 31)}
     assert loaded(tmp_path / "empty") == {"fresh": ("fresh", 2)}
+    assert sorted(p.name for p in root.iterdir()) == ["mine"]
+
+
+# --- item 2: what a killed writer leaves is never loaded, and is cleaned up ------------------
+def test_a_writer_killed_mid_write_leaves_a_partial_the_loader_ignores(root):
+    """Regression (issue 28, item 2): a killed import's `.mine.<rand>.partial` sorted before
+    `mine`, loaded first and won (a half copy showed 86 of 276 questions)."""
+    kill_when_paused(root, "--pause-after", "12")
+    partials = sorted(root.glob(".mine.*.partial"))
+    assert len(partials) == 1 and (partials[0] / "paper.toml").is_file()
+    assert len(list(partials[0].glob("q*.toml"))) == 12  # the half copy
+    assert lock_path(root / "mine").exists()  # the dead writer's lock file
+    assert loaded(root) == {"mine": ("old", 30)}  # the real pack, whole
+    assert load_bank([root], include_bundled=False).problems == []
+
+    done = finish_interrupted_writes(root)  # what the next start runs (under the lock)
+    assert done == [f"{root / 'mine'}: removed {partials[0].name} (an unfinished write)"]
+    assert sorted(p.name for p in root.iterdir()) == ["mine"]  # the stale lock taken, gone
+    assert loaded(root) == {"mine": ("old", 30)}
+
+
+def test_a_writer_killed_mid_swap_gets_the_old_pack_back(root):
+    """Killed between the two renames of a replace: no `mine`, the old pack in
+    `.mine.replaced`, the new one whole in its `.partial`. The next start restores the old
+    pack (the learner never saw the new one in place) and removes the new copy."""
+    kill_when_paused(root, "--pause-in-swap")
+    assert not (root / "mine").exists() and (root / ".mine.replaced" / "paper.toml").exists()
+    assert loaded(root) == {}  # neither copy is taken for the pack
+
+    done = finish_interrupted_writes(root)
+    assert done[0] == f"{root / 'mine'}: restored from .mine.replaced (a replace was " \
+                      "interrupted)"
+    assert sorted(p.name for p in root.iterdir()) == ["mine"]
+    assert loaded(root) == {"mine": ("old", 30)}
+
+
+def test_the_next_import_finishes_an_interrupted_swap_first(root, quiz):
+    kill_when_paused(root, "--pause-in-swap")
+    proc = run_cli("import", quiz, "--out", root / "mine", "--id", "mine", "--replace")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["mine"]
+    assert loaded(root)["mine"][1] == 34
+
+
+def test_a_clean_up_leaves_a_write_in_progress_alone(root):
+    """A live writer's partial is not a leftover: start-up skips a folder whose lock is held."""
+    staging = root / ".mine.abcd1234.partial"
+    staging.mkdir()
+    with pack_lock(root / "mine"):
+        assert finish_interrupted_writes(root) == []
+    assert staging.is_dir()
+    assert finish_interrupted_writes(root) != [] and not staging.exists()
+
+
+def test_a_lock_file_naming_a_dead_process_is_taken_over(root, quiz):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    lock_path(root / "mine").write_text(dead.stdout)
+    proc = run_cli("import", quiz, "--out", root / "mine", "--id", "mine", "--replace")
+    assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in root.iterdir()) == ["mine"]

@@ -124,3 +124,28 @@ def test_the_card_of_the_paper_opened_last_has_the_info_border(launch, qtbot):
 
     assert near(border(library.cards["001"]), info) and not near(border(library.cards["001"]), mid)
     assert near(border(library.cards["000"]), mid)
+
+
+def test_a_start_after_an_import_killed_mid_swap_restores_the_pack(launch, tmp_path,
+                                                                   monkeypatch):
+    """Regression (issue 28, item 2): a replace killed between its two renames left no
+    ``papers/mine`` and the old pack in ``.mine.replaced``; the next start puts it back
+    (``app.finish_interrupted_imports``) before the bank is read, and leaves nothing else."""
+    from pack_write_driver import draft
+    from question_db.interchange.pack import write_pack
+    from test_faults_pack_write import kill_when_paused
+
+    data = tmp_path / "data"
+    papers = data / "papers"
+    write_pack(draft("old", 30), papers / "mine")
+    load_and_cache_bank(installed_paper_roots(data), bank_cache_dir(data))  # a cache to miss
+    kill_when_paused(papers, "--pause-in-swap")
+    assert not (papers / "mine").exists()
+    monkeypatch.setattr(gui_fixtures, "bundled_bank", lambda: None)  # a real start's bank
+    app = launch(data)
+    app.qtbot.waitUntil(lambda: app.window.bank is not None
+                        and any(p.id == "mine" for p in app.window.bank.papers),
+                        timeout=10_000)
+    assert app.window.bank.paper("mine").title == "old"
+    assert len(app.window.bank.paper("mine").questions) == 30
+    assert sorted(p.name for p in papers.iterdir()) == ["mine"]

@@ -19,9 +19,17 @@ from typing import Any, Callable
 
 from ..bank import PAPER_FILE, PAPER_ID, load_paper
 from ..model import Paper, Problem, ReviewFlag
+from ..pack_folders import (
+    STAGING_SUFFIX,
+    PackLocked,
+    aside_path,
+    finish_interrupted_write,
+    pack_lock,
+    staging_prefix,
+)
 
-__all__ = ["PackInvalid", "PackExists", "NotAPack", "DraftSection", "DraftQuestion",
-           "DraftPaper", "ImportResult", "write_pack", "draft_from_paper"]
+__all__ = ["PackInvalid", "PackExists", "NotAPack", "PackLocked", "DraftSection",
+           "DraftQuestion", "DraftPaper", "ImportResult", "write_pack", "draft_from_paper"]
 
 
 class PackInvalid(ValueError):
@@ -91,9 +99,6 @@ class DraftQuestion:
     review: list[ReviewFlag] = field(default_factory=list)
     # the question as the source printed it (for a review screen); never written to TOML
     source_text: str = ""
-    # where the printed key was found: "inline", "part" (a key list at the end of its
-    # part) or "appendix" (after the last question); "" when none was printed
-    key_source: str = ""
 
     @property
     def file_stem(self) -> str:
@@ -231,6 +236,9 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     existing non-empty ``out_dir`` is kept unless ``replace`` (``PackExists``), and is never
     replaced unless it is a pack (``NotAPack``: it holds no ``paper.toml``); when replacing,
     the old folder is renamed aside and removed only after the new one is in place.
+    Everything runs under the folder's lock (``pack_folders.pack_lock``: ``PackLocked``
+    when another process is writing it), after finishing a write to it that was
+    interrupted (a kill -9 between the two renames puts the old pack back first).
     ``progress(stage, done, total)`` is called as it goes (stages ``write``, ``validate``,
     ``move``; ``done`` counts questions written), from the calling thread.
     """
@@ -239,27 +247,29 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     if not PAPER_ID.match(paper.id or ""):
         raise PackInvalid([Problem(str(out_dir / PAPER_FILE), "-", "id",
                                    f"{paper.id!r} may only contain letters, digits, '_' and '-'")])
-    _check_target(out_dir, replace)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial",
-                                    dir=out_dir.parent))
-    try:
-        _write_files(paper, staging, report)
-        report("validate", len(paper.questions), len(paper.questions))
-        problems: list[Problem] = []
-        loaded = load_paper(staging, problems)
-        if problems or loaded is None:
-            raise PackInvalid([_relocate(p, staging, out_dir) for p in problems]
-                              or [Problem(str(out_dir / PAPER_FILE), "-", "-",
-                                          "the pack did not load")])
-        _fsync_tree(staging)
-        report("move", len(paper.questions), len(paper.questions))
-        _move_into_place(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    final: list[Problem] = []
-    result = load_paper(out_dir, final)
+    with pack_lock(out_dir):
+        finish_interrupted_write(out_dir)
+        _check_target(out_dir, replace)
+        staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out_dir), suffix=STAGING_SUFFIX,
+                                        dir=out_dir.parent))
+        try:
+            _write_files(paper, staging, report)
+            report("validate", len(paper.questions), len(paper.questions))
+            problems: list[Problem] = []
+            loaded = load_paper(staging, problems)
+            if problems or loaded is None:
+                raise PackInvalid([_relocate(p, staging, out_dir) for p in problems]
+                                  or [Problem(str(out_dir / PAPER_FILE), "-", "-",
+                                              "the pack did not load")])
+            _fsync_tree(staging)
+            report("move", len(paper.questions), len(paper.questions))
+            _move_into_place(staging, out_dir)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        final: list[Problem] = []
+        result = load_paper(out_dir, final)
     assert result is not None and not final, final  # validated above; same files
     return result
 
@@ -305,16 +315,17 @@ def _move_into_place(staging: Path, out_dir: Path) -> None:
     if not os.path.lexists(out_dir):
         os.replace(staging, out_dir)
         return
-    aside = out_dir.with_name(f".{out_dir.name}.replaced")
-    if aside.exists():
-        shutil.rmtree(aside)
+    aside = aside_path(out_dir)  # none left: finish_interrupted_write ran under the lock
     os.replace(out_dir, aside)
     try:
         os.replace(staging, out_dir)
     except BaseException:
         os.replace(aside, out_dir)  # put the good pack back
         raise
-    shutil.rmtree(aside, ignore_errors=True)
+    if aside.is_symlink():  # the pack was a link to a folder: remove the link only
+        aside.unlink()
+    else:
+        shutil.rmtree(aside, ignore_errors=True)  # what is left, the next import removes
 
 
 def draft_from_paper(paper: Paper) -> DraftPaper:
