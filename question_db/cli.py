@@ -91,7 +91,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from .interchange.encoding import UnreadableInput
     from .interchange.importers import FormatUnavailable, import_file
-    from .interchange.pack import PackExists, PackInvalid, write_pack
+    from .interchange.pack import PackExists, PackInvalid, PackLocked, write_pack
 
     try:
         result = import_file(args.file, fmt=args.format, paper_id=args.id, title=args.title)
@@ -101,6 +101,10 @@ def cmd_import(args: argparse.Namespace) -> int:
               "please report it with the input file):", file=sys.stderr)
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return 1
+    except PackLocked as exc:  # another import into the same folder: busy, not bad input
+        print(f"question-db import: {exc}", file=sys.stderr)
         print("nothing was written", file=sys.stderr)
         return 1
     except (UnreadableInput, FormatUnavailable, PackExists, ValueError) as exc:

@@ -1,5 +1,5 @@
 """Writing a pack when things go wrong (issue 28): a target that is not a pack, a writer
-killed with -9 mid-write or mid-swap.
+killed with -9 mid-write or mid-swap, two imports into the same folder at once.
 
 Real processes and real folders: ``question-db import`` as a subprocess, and
 ``pack_write_driver.py`` running the real ``write_pack`` until it is SIGKILLed at a chosen
@@ -7,6 +7,7 @@ moment, leaving exactly the files a killed writer leaves.
 """
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -17,10 +18,11 @@ import pytest
 from conftest import REPO
 from pack_write_driver import draft
 from question_db.bank import load_bank
-from question_db.interchange.pack import NotAPack, write_pack
+from question_db.interchange.pack import NotAPack, PackLocked, write_pack
 from question_db.pack_folders import finish_interrupted_writes, lock_path, pack_lock
 
 DRIVER = Path(__file__).with_name("pack_write_driver.py")
+RACE_TRIALS = 6  # as the fault-injection run that found the race
 
 
 def cli(*args: object) -> subprocess.Popen:
@@ -180,3 +182,42 @@ def test_a_lock_file_naming_a_dead_process_is_taken_over(root, quiz):
     proc = run_cli("import", quiz, "--out", root / "mine", "--id", "mine", "--replace")
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in root.iterdir()) == ["mine"]
+
+
+# --- item 16: two imports into one folder --------------------------------------------------
+def test_an_import_into_a_folder_being_written_says_so_and_exits_1(root, quiz):
+    with pack_lock(root / "mine"):
+        proc = run_cli("import", quiz, "--out", root / "mine", "--replace")
+    assert proc.returncode == 1, proc.stderr
+    assert f"question-db import: {root / 'mine'}: process {os.getpid()} is writing this " \
+           "pack right now; try again when it has finished" in proc.stderr
+    assert "nothing was written" in proc.stderr and "Traceback" not in proc.stderr
+    assert loaded(root) == {"mine": ("old", 30)}
+
+
+def test_two_concurrent_replace_imports_never_crash(root, quiz):
+    """Regression (issue 28, item 16): one of two concurrent `--replace` imports died with a
+    traceback in 4 of 6 trials. Now each ends with 0, or 1 and a message; a pack is there,
+    whole, with nothing left beside it."""
+    outcomes = []
+    for _ in range(RACE_TRIALS):
+        procs = [cli("import", quiz, "--out", root / "mine", "--id", "mine", "--replace",
+                     "--title", f"run {i}") for i in range(2)]
+        results = [(p.returncode, err) for p in procs
+                   for _out, err in [p.communicate(timeout=120)]]
+        for code, err in results:
+            assert "Traceback" not in err, err
+            assert code == 0 or (code == 1 and "is writing this pack right now" in err), err
+        assert 0 in [code for code, _ in results]
+        assert sorted(p.name for p in root.iterdir()) == ["mine"]
+        title, count = loaded(root)["mine"]
+        assert count == 34 and title in ("run 0", "run 1")
+        outcomes.append(sorted(code for code, _ in results))
+    print(f"exit codes of {RACE_TRIALS} races: {outcomes}")
+
+
+def test_in_process_a_held_lock_raises_pack_locked(root):
+    with pack_lock(root / "mine"):
+        with pytest.raises(PackLocked, match="is writing this pack right now"):
+            write_pack(draft("new", 3), root / "mine", replace=True)
+    assert loaded(root) == {"mine": ("old", 30)}
