@@ -20,22 +20,24 @@ from __future__ import annotations
 import logging
 import os
 import re
+import secrets
 import shutil
 import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["PackLocked", "pack_lock", "lock_path", "staging_prefix", "STAGING_SUFFIX",
-           "aside_path", "finish_interrupted_write", "finish_interrupted_writes"]
+__all__ = ["PackLocked", "pack_lock", "lock_path", "new_staging_folder", "aside_path",
+           "finish_interrupted_write", "finish_interrupted_writes"]
 
 log = logging.getLogger(__name__)
 
-STAGING_SUFFIX = ".partial"
+_STAGING_SUFFIX = ".partial"
 _ASIDE_SUFFIX = ".replaced"
 _LOCK_SUFFIX = ".lock"
-# What a write leaves beside NAME: ".NAME.<mkdtemp's 8 characters>.partial",
-# ".NAME.replaced", ".NAME.lock" (NAME may itself hold dots: the suffix decides).
+# What a write leaves beside NAME: ".NAME.<8 random characters>.partial" (hex digits;
+# ``tempfile``'s alphabet in older versions), ".NAME.replaced", ".NAME.lock" (NAME may
+# itself hold dots: the suffix decides).
 _LEFTOVER = re.compile(r"\.(.+)\.(?:[a-z0-9_]{8}\.partial|replaced|lock)")
 
 
@@ -56,9 +58,20 @@ def lock_path(folder: Path) -> Path:
     return folder.with_name(f".{folder.name}{_LOCK_SUFFIX}")
 
 
-def staging_prefix(folder: Path) -> str:
-    """``tempfile.mkdtemp``'s prefix for a new pack being written for ``folder``."""
-    return f".{folder.name}."
+def new_staging_folder(folder: Path) -> Path:
+    """A new empty ``.NAME.<random>.partial`` beside ``folder``, where its pack is written.
+
+    Made with mode 0o777 less the umask, as ``mkdir`` makes a folder: ``tempfile.mkdtemp``
+    makes it 0o700, and the pack folder it becomes kept that whatever the umask.
+    """
+    for _ in range(100):
+        staging = folder.with_name(f".{folder.name}.{secrets.token_hex(4)}{_STAGING_SUFFIX}")
+        try:
+            staging.mkdir(0o777)
+        except FileExistsError:
+            continue
+        return staging
+    raise FileExistsError(f"{folder.parent}: no free temporary name for {folder.name}")
 
 
 def aside_path(folder: Path) -> Path:
@@ -157,9 +170,9 @@ def finish_interrupted_write(folder: Path) -> list[str]:
     if os.path.lexists(aside) and not os.path.lexists(folder):
         os.replace(aside, folder)
         done.append(f"{folder}: restored from {aside.name} (a replace was interrupted)")
-    prefix = staging_prefix(folder)
+    prefix = f".{folder.name}."
     for entry in sorted(os.listdir(folder.parent)):
-        if entry.startswith(prefix) and entry.endswith(STAGING_SUFFIX) and \
+        if entry.startswith(prefix) and entry.endswith(_STAGING_SUFFIX) and \
                 _LEFTOVER.fullmatch(entry):
             _remove(folder.parent / entry)
             done.append(f"{folder}: removed {entry} (an unfinished write)")

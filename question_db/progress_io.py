@@ -115,7 +115,7 @@ def export_json(store: ProgressStore) -> dict:
 def export_csv(store: ProgressStore, path: Path) -> int:
     """One row per answer, with its session; returns the number of rows."""
     n = 0
-    with atomic_write(path, newline="") as fh:
+    with atomic_write(path, newline="", private=True) as fh:  # personal data: 0600
         writer = csv.DictWriter(fh, CSV_COLS)
         writer.writeheader()
         for row in rows.answers_with_sessions(store):
@@ -132,7 +132,7 @@ def export_progress(store: ProgressStore, path: Path) -> None:
         export_csv(store, path)
     else:
         text = json.dumps(export_json(store), ensure_ascii=False, indent=1)
-        with atomic_write(path) as fh:
+        with atomic_write(path, private=True) as fh:  # personal data: 0600
             fh.write(text)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -20,12 +19,11 @@ from typing import Any, Callable
 from ..bank import PAPER_FILE, PAPER_ID, load_paper
 from ..model import Paper, Problem, ReviewFlag
 from ..pack_folders import (
-    STAGING_SUFFIX,
     PackLocked,
     aside_path,
     finish_interrupted_write,
+    new_staging_folder,
     pack_lock,
-    staging_prefix,
 )
 
 __all__ = ["PackInvalid", "PackExists", "NotAPack", "PackLocked", "DraftSection",
@@ -251,8 +249,7 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     with pack_lock(out_dir):
         finish_interrupted_write(out_dir)
         _check_target(out_dir, replace)
-        staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out_dir), suffix=STAGING_SUFFIX,
-                                        dir=out_dir.parent))
+        staging = new_staging_folder(out_dir)  # its files and folders as the umask says
         try:
             _write_files(paper, staging, report)
             report("validate", len(paper.questions), len(paper.questions))
