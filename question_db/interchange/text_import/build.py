@@ -9,6 +9,7 @@ key (``answer`` is None when nothing was printed).
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -58,7 +59,36 @@ _TERMINAL = tuple("。！？.!?）)」”’】]》…;；")
 
 
 class NoQuestions(ValueError):
-    """The text holds no numbered questions; ``str()`` names the file."""
+    """The text cannot be imported as one paper (it holds no numbered questions, or more
+    than one paper, or is too large); ``str()`` names the file and says why. The readers
+    turn it into ``UnreadableInput``."""
+
+
+MAX_CHARS = 10_000_000  # ~10 MB of text: a paper is far smaller; above it, a message
+_TITLE_WORDS = re.compile(r"试卷|试题|考试|测试|笔试|真题|模拟|练习|[Ee]xam|[Tt]est\b|[Pp]aper|[Qq]uiz")
+
+
+def _second_paper(text: str) -> tuple[int, str] | None:
+    """Where a second paper starts in one file: a title line, then a first part heading
+    and numbering from 1 again, after the first paper's questions. (position, title)"""
+    candidates = sg.find_candidates(text)
+    firsts = [h for h in sg.first_headings(text) if h.numeral == 1]
+    if len(firsts) < 2:
+        return None
+    positions = [c.pos for c in candidates]
+    for head in firsts[1:]:
+        k = bisect.bisect_left(positions, head.end)
+        if k >= len(candidates) or candidates[k].number != 1:
+            continue
+        if bisect.bisect_left(positions, head.start) - bisect.bisect_left(
+                positions, firsts[0].end) < 2:
+            continue  # no questions between the two headings
+        window = text[max(0, head.start - 80):head.start].rstrip()
+        cut = max(window.rfind("\n"), *(window.rfind(c) for c in "。！？"))
+        title = window[cut + 1:].strip()
+        if title and _TITLE_WORDS.search(title) and not sg.ANSWER.search(title):
+            return max(0, head.start - 80) + cut + 1, title[:60]
+    return None
 
 
 @dataclass
@@ -239,8 +269,19 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
                 source: str | None = None, encoding: str = "", name: str = "<text>"
                 ) -> ImportResult:
     """A damaged paper's text -> an ``ImportResult`` (draft paper + warnings)."""
+    if len(text) > MAX_CHARS:
+        raise NoQuestions(f"{name}: {len(text) / 1e6:.1f} million characters is more than a "
+                          f"paper holds (the limit is {MAX_CHARS / 1e6:.0f} million): split it")
     b = _Builder(text, name=name)
+    if second := _second_paper(b.text):
+        line = b.text.count("\n", 0, second[0]) + 1
+        where = f"line {line}" if "\n" in b.text else f"character {second[0] + 1}"
+        raise NoQuestions(f"{name}: holds more than one paper: a second one starts at "
+                          f"{where} (“{b.restore_source(second[1])}”); save each paper in "
+                          f"a file of its own and import them one by one")
+    full = b.text
     b.text, appendix = keys.split_answer_appendix(b.text)
+    appendix_text = full[len(b.text):] if appendix is not None else ""
     headers = sg.find_headers(b.text, sg.find_candidates(b.text))
     b.text, part_keys = keys.cut_part_keys(b.text, headers)
     sk = sg.skeleton(b.text)
@@ -269,7 +310,7 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
         q.source_text = b.restore_source(b.text[raw.start:raw.end]).strip()
         questions.append(q)
         section_of.append(raw.section)
-    _mark_truncation(b, sk, questions)
+    _mark_truncation(b, sk, questions, appendix_text)
     sections = _sections(b, sk, rules, questions, section_of)
     for q in questions:  # points are final only now (shared out of section totals)
         if q.rubric:
@@ -485,13 +526,15 @@ def _subjective(q: DraftQuestion, answer: _Field, flags: list[ReviewFlag]) -> No
 
 # --- paper level -------------------------------------------------------------------------
 
-def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion]) -> None:
-    """The source was cut off inside the last question: an unclosed code block, open
-    brackets, or no final punctuation (where the question is not a complete choice/fill)."""
+def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion],
+                     appendix_text: str) -> None:
+    """The source stops mid-answer: an unclosed code block, open brackets, or no final
+    punctuation where the end is not a complete key. The end looked at is the document's:
+    the appendix when the keys are printed there, else the last question."""
     if not questions:
         return
     raw, q = sk.questions[-1], questions[-1]
-    tail = b.text[raw.start:raw.end].rstrip()
+    tail = (appendix_text or b.text[raw.start:raw.end]).rstrip()
     codes = [b.codes[ord(m[1]) - 0xE100] for m in sg.PLACEHOLDER.finditer(tail)]
     open_code = next((c for c in codes if not c.closed), None)
     visible = sg.PLACEHOLDER.sub("", tail).rstrip()
@@ -501,11 +544,12 @@ def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion
         where = (result.findings and next((f.text for f in result.findings
                                             if f.kind == "truncated"), "")) if result else ""
         where = where or open_code.raw.strip()[-40:]
-    elif q.type in ("single_choice", "multiple_choice") and q.answer is not None:
-        return
-    elif q.type == "fill_blank" and q.answer is not None:
+    elif not appendix_text and q.type in ("single_choice", "multiple_choice", "fill_blank") \
+            and q.answer is not None:
         return
     elif tail.endswith("\ue001") or visible.endswith(_TERMINAL) and _balanced(visible):
+        return
+    elif _ends_with_key(visible):
         return
     else:
         where = visible[-40:]
@@ -516,6 +560,17 @@ def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion
                                "is missing", "stem" if not raw.marker else "answer"))
     b.warnings.append(Problem(b.name, str(q.number), "truncated",
                               f"the source is cut off here: …{q.truncated_at}"))
+
+
+_LAST_KEY = re.compile(r"(?:^|\n)[^\n]{0,40}(?:答案|Answer|Key|\d)[^\n]{0,12}[:：.、)\s]\s*"
+                       r"[（(]?[A-Ha-h](?:\s*[,，、]?\s*[（(]?[A-Ha-h][)）]?)*[)）]?\s*$|"
+                       r"(?:^|\n)\s*\d{1,3}\s*[.、:：)]\s*[^\n]{1,30}$")
+
+
+def _ends_with_key(visible: str) -> bool:
+    """The document ends on a key (``答案：B``, ``Answer: (a), (c)``, ``30、trial``), which
+    needs no final punctuation."""
+    return bool(_LAST_KEY.search(visible[-200:]))
 
 
 def _balanced(text: str) -> bool:

@@ -145,6 +145,21 @@ def _ordinal(label: str) -> int:
     return cn_numeral(label)
 
 
+def first_headings(text: str) -> list[SectionHead]:
+    """Every heading that opens a paper's first part (一、…题 / 第一部分 / Part A / Part I /
+    Section 1), wherever it is: a second one after questions starts a second paper."""
+    out = []
+    for pattern, kind in ((_HEADER, "cn"), (_HEADER_PART, "cn"), (_HEADER_EN, "en")):
+        for m in pattern.finditer(text):
+            label = m["num"] if kind == "en" else m[1]
+            name = (m["name"] or "").strip()
+            if pattern is _HEADER and not (_TYPE_WORDS.search(name) or name.endswith("题")):
+                continue
+            if _ordinal(label) == 1:
+                out.append(SectionHead(m.start(), m.end(), 1, m.group(0).strip(), name))
+    return sorted(out, key=lambda h: h.start)
+
+
 def find_headers(text: str, candidates: list[Candidate]) -> list[SectionHead]:
     """Part headings in order (一、二、… / 第一部分 / Part A, B … / Section 1, 2 …), each
     followed closely by a question number; one numbering sequence for the paper."""
@@ -216,7 +231,7 @@ def find_candidates(text: str, *, keys: bool = False) -> list[Candidate]:
 
 def _quality(text: str, pos: int, body: int, *, preceded_by_digit: bool) -> float:
     before = text[pos - 1] if pos else "\n"
-    line_start = text.rfind("\n", 0, pos) + 1
+    line_start = max(text.rfind("\n", max(0, pos - 120), pos) + 1, pos - 120)
     indent = text[line_start:pos]
     after = text[body] if body < len(text) else ""
     score = 0.0
@@ -319,7 +334,8 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
 def _just_after(text: str, head_pos: list[int], c: Candidate) -> bool:
     """A part's first question follows its heading closely (its instructions at most)."""
     k = bisect_left(head_pos, c.pos + 1) - 1
-    return k >= 0 and len(text[head_pos[k]:c.pos].strip()) <= 240
+    return k >= 0 and c.pos - head_pos[k] <= 2000 and \
+        len(text[head_pos[k]:c.pos].strip()) <= 240
 
 
 def _restart_preds(positions: list[int], head_pos: list[int], c: Candidate) -> range:
