@@ -1,8 +1,10 @@
 """Practice mode on real widgets over a real SQLite file (offscreen)."""
 from __future__ import annotations
 
+import time
+
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
 
 from desktop.views.practice import PracticeView
@@ -194,3 +196,43 @@ def test_a_failed_store_write_is_shown_to_the_learner(launch):
     assert "424242" in app.window.errors[0]
     box = app.window.findChild(QMessageBox, "error_box")
     assert box is not None and box.isVisible() and "424242" in box.text()
+
+
+def test_a_note_typed_without_a_pause_is_stored_within_a_second(launch, tmp_path):
+    """Regression (issue 28, item 4): the note was saved only after a 0.5 s pause in typing,
+    so steady typing saved nothing (and a kill lost it all). A character every 0.2 s for
+    3 s: the note is in the file within 1 s of the first keystroke, and the stored text
+    never lags what was typed more than 1 s before."""
+    app = launch()
+    view = open_practice(app)
+    app.wait_idle()
+    view.notes.edit_button.click()
+    editor = view.notes.editor
+    db = tmp_path / "progress.sqlite3"
+    typed: list[tuple[float, str]] = []  # (when, the editor's text after that keystroke)
+    samples: list[tuple[float, str]] = []  # (when, the note in the file)
+
+    def stored() -> str:
+        rows = db_rows(db, "SELECT text FROM notes WHERE question_id = '000/1'")
+        samples.append((time.monotonic(), rows[0]["text"] if rows else ""))
+        return samples[-1][1]
+
+    def type_one() -> None:
+        if len(typed) == 15:  # 3 s of typing
+            ticker.stop()
+            return
+        app.qtbot.keyClick(editor, "abcdefghijklmno"[len(typed)])
+        typed.append((time.monotonic(), editor.toPlainText()))
+
+    ticker = QTimer(view)
+    ticker.setInterval(200)
+    ticker.timeout.connect(type_one)
+    type_one()
+    ticker.start()
+    app.qtbot.waitUntil(lambda: stored() != "", timeout=1000)  # 1 s from the first key
+    app.qtbot.waitUntil(lambda: len(typed) == 15 and stored() == typed[-1][1], timeout=5000)
+    for when, text in samples:
+        due = [t for at, t in typed if at <= when - 1.0]  # typed over a second before
+        assert not due or text.startswith(due[-1]), (when - typed[0][0], text, due[-1])
+    assert len(samples) > 20  # the check above ran all along the typing
+

@@ -2,8 +2,11 @@
 
 ``StarButton``: ☆ / ★ (Ctrl+D), ``study.set_favourite``. ``NotePanel``: the learner's Markdown
 note under the question, shown rendered, edited in place (Edit / Done); it is saved
-``NOTE_DELAY_MS`` after typing stops (``study.save_note``, one upsert that skips an
-unchanged text) and at once when the learner moves to another question or leaves. Both
+``NOTE_DELAY_MS`` after the first keystroke not yet saved (``study.save_note``, one upsert
+that skips an unchanged text) and at once when the learner moves to another question or
+leaves. The timer is a deadline, not a quiet period, as for drafts (``paper_session``):
+someone typing without a pause has the note saved twice a second (issue 28: a debounce
+saved nothing during 10 s of steady typing, and a kill lost all of it). Both
 show one question at a time and keep every loaded question's state, so a switch between
 questions is a lookup (bench: question_switch).
 """
@@ -25,7 +28,7 @@ from .translation import tr
 
 __all__ = ["NOTE_DELAY_MS", "StarButton", "NotePanel"]
 
-NOTE_DELAY_MS = 500  # after the last keystroke
+NOTE_DELAY_MS = 500  # after the first unsaved keystroke: with the write, inside a second
 
 
 class StarButton(QToolButton):
@@ -206,7 +209,8 @@ class NotePanel(QFrame):
         self._html.pop(self.question_id, None)
         self._unsaved.add(self.question_id)
         self.status.setText(tr("editing…"))
-        self._timer.start()  # restarted by every keystroke: saved once typing stops
+        if not self._timer.isActive():  # a deadline, not restarted by later keystrokes
+            self._timer.start()
 
     def flush(self) -> None:
         """Save every note typed since its last save (now)."""
