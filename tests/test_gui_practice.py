@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
 
+from desktop.views.paper_session import DRAFT_DELAY_MS
 from desktop.views.practice import PracticeView
 from question_db.responses import ChoiceResponse
 from gui_fixtures import db_rows, launch, no_leaked_qt_objects  # noqa: F401
@@ -236,3 +237,29 @@ def test_a_note_typed_without_a_pause_is_stored_within_a_second(launch, tmp_path
         assert not due or text.startswith(due[-1]), (when - typed[0][0], text, due[-1])
     assert len(samples) > 20  # the check above ran all along the typing
 
+
+def test_submitting_one_question_leaves_another_s_draft_due(launch, tmp_path):
+    """Regression (issue 28, item 5): Submit stopped the draft timer of every question, so
+    an edit of question A, then a switch to B and B's submit within the draft delay, left
+    A's draft unsaved (until the next move)."""
+    app = launch()
+    view = open_practice(app)
+    a = index_of(view, 21)  # a fill-in
+    view.go_to(a)
+    edit: QLineEdit = view.current_page().answer.edits[0]
+    app.qtbot.mouseClick(edit, Qt.MouseButton.LeftButton)
+    app.qtbot.keyClicks(edit, "LoRA")
+    started = time.monotonic()
+    view.go_to(0)  # B: a single choice
+    app.qtbot.keyClick(view, Qt.Key.Key_1)
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)  # submit B before A's save is due
+    assert time.monotonic() - started < DRAFT_DELAY_MS / 1000
+    db = tmp_path / "progress.sqlite3"
+
+    def a_stored() -> bool:
+        rows = db_rows(db, "SELECT response FROM drafts WHERE question_id = '000/21'")
+        return bool(rows) and rows[0]["response"]["blanks"][0] == "LoRA"
+
+    app.qtbot.waitUntil(a_stored, timeout=DRAFT_DELAY_MS * 4)
+    assert view.current == 0  # saved by its own timer, not by a move or by leaving
+    assert db_rows(db, "SELECT question_id FROM answers") == [{"question_id": "000/1"}]

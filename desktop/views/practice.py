@@ -425,8 +425,12 @@ class PracticeView(PaperSessionView):
         if not page.answer.is_answered() and question.scored:
             page.verdict.setText("<i>" + self.tr("Answer first, then submit.") + "</i>")
             return
-        self._draft_timer.stop()
-        self._dirty.discard(question.id)  # the submit stores the draft too
+        # The submit stores this question's draft too; the other questions' pending saves
+        # stay due (issue 28: stopping the shared timer here left another question's edit
+        # unsaved until the next move).
+        self._dirty.discard(question.id)
+        if not self._dirty and not self._time_dirty:
+            self._draft_timer.stop()
         self._account_time()
         response = page.answer.response()
         self.responses[question.id] = response
