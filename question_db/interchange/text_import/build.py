@@ -330,12 +330,12 @@ def _link_key(raw: sg.RawQuestion, sk: sg.Skeleton, part_keys: list[keys.KeyTabl
     found = None
     for table in part_keys:
         if table.start >= raw.start and table.part_numerals[0] == part:
-            found = table.lookup(1, raw.printed, raw.number, 1)
+            found = table.entry(0, raw.printed) or table.entry(0, raw.number)
             if found:
                 raw.key_source = "part"
                 break
     if not found and appendix is not None:
-        found = appendix.lookup(part, raw.printed, raw.number, len(sk.headers))
+        found = appendix.lookup(part, raw.printed, raw.number, renumbered=sk.renumbered)
         if found:
             raw.key_source = "appendix"
     if not found:
@@ -355,6 +355,9 @@ def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
     flags: list[ReviewFlag] = []
     found = sg.find_options(raw.stem)
     stem_text, options = (found if found else (raw.stem, None))
+    stem_text, trailing = sg.trailing_points(stem_text)
+    if raw.inline_points is None:
+        raw.inline_points = trailing
     blanks = len(_BLANK.findall(raw.stem))
     qtype = header_type
     if qtype in ("single_choice", "multiple_choice", "choice", "true_false") and not options:

@@ -44,24 +44,30 @@ class KeyTable:
     explanations: list[dict[int, str]] = field(default_factory=list)
     part_numerals: list[int] = field(default_factory=list)  # the part headings' numbers
 
-    def lookup(self, part: int, printed: int, number: int, parts_in_paper: int
+    def lookup(self, part: int, printed: int, number: int, *, renumbered: bool
                ) -> tuple[str, str] | None:
         """(key, explanation) of the question numbered ``printed`` in part ``part`` (its
-        ordinal, 1-based; 0 before any heading), ``number`` through the paper."""
+        heading's number; 0 before any heading), ``number`` through the paper.
+        ``renumbered``: the paper's numbering restarts in every part."""
         if not self.parts:
             return None
-        if len(self.parts) == 1:
-            table, notes = self.parts[0], self.explanations[0]
-            n = number if number in table or len(self.parts) == parts_in_paper else printed
-            if n not in table and printed in table and parts_in_paper <= 1:
-                n = printed
-        else:
+        if self.part_numerals:  # headed: the part of the same number
             index = self._part_index(part)
             if index is None:
                 return None
-            table, notes, n = self.parts[index], self.explanations[index], printed
-            if n not in table and number in table:
-                n = number  # keys numbered through the paper under part headings
+            found = self.entry(index, printed)
+            return found or (None if renumbered else self.entry(index, number))
+        if not renumbered:  # keys numbered through the paper (a list in an answer may
+            for index in range(len(self.parts)):  # have started a spurious second run)
+                if found := self.entry(index, number):
+                    return found
+            return None
+        index = part - 1 if part >= 1 else 0  # runs numbered again, one per part
+        return self.entry(index, printed) if index < len(self.parts) else None
+
+    def entry(self, index: int, n: int) -> tuple[str, str] | None:
+        """(key, explanation) numbered ``n`` in part ``index`` (0-based), if printed."""
+        table, notes = self.parts[index], self.explanations[index]
         if n not in table and n not in notes:
             return None
         return table.get(n, ""), notes.get(n, "")
@@ -122,8 +128,9 @@ def parse_keys(text: str, *, kind: str) -> KeyTable:
     text = _GLUED_RANGE.sub(lambda m: _glued(m, grids), text)
     candidates = sg.find_candidates(text, keys=True)
     headers = sg.find_headers(text, candidates)
-    # numbering starts again at every part heading; without headings, at any "1"
-    cuts = sorted({h.end for h in headers} if headers else
+    # numbering starts again at every part heading, and at any "1" of the same style (the
+    # explanations of a part, numbered again after its keys)
+    cuts = sorted({h.end for h in headers} |
                   {c.pos for c in candidates if c.number == 1 and c.quality >= 0})
     chain, _ = sg.choose_chain(text, candidates,
                                [sg.SectionHead(p, p, 0, "", "") for p in cuts], min_length=1)

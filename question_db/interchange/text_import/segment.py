@@ -411,9 +411,14 @@ def split_question(q: RawQuestion) -> None:
             q.stem = body
     q.stem, q.answer, q.explanation = (_tidy(q.stem), q.answer.strip(),
                                        _tidy(q.explanation))
-    if q.inline_points is None and (tm := _TRAILING_POINTS.search(q.stem)):
-        q.inline_points = float(tm[1])
-        q.stem = q.stem[:tm.start()].rstrip()
+
+
+def trailing_points(stem: str) -> tuple[str, float | None]:
+    """``Explain why. [5 marks]`` -> (``Explain why.``, 5.0); points printed after a stem."""
+    tm = _TRAILING_POINTS.search(stem)
+    if not tm:
+        return stem, None
+    return stem[:tm.start()].rstrip(), float(tm[1])
 
 
 def _tidy(text: str) -> str:
@@ -433,7 +438,7 @@ def find_options(stem: str) -> tuple[str, dict[str, str]] | None:
         for m in re.finditer(rf"(?<![A-Za-z0-9_])[（(]?{first}\s*([.．、:：)）])", stem):
             sep = m[1]
             paren = m.group(0).startswith(("(", "（"))
-            if paren != (sep in ")）"):
+            if paren and sep not in ")）":
                 continue  # "(A." is no option
             marks = [("A", m.start(), m.end())]
             pos = m.end()
