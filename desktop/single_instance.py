@@ -6,10 +6,18 @@ local socket named after the folder; a second launch on the same folder finds th
 taken, asks the owner over that socket to raise its window, and exits. If the owner does
 not answer (hung, or not examdesk), the second launch says so instead of opening the
 progress file twice.
+
+The socket lives in the private runtime folder (``question_db.kernels.runtime_dir``: this
+user's, 0700, checked on every use), not under its bare name in the shared temp folder,
+where another user could create it first and answer "ok" for a window that never came
+forward (issue 28). Where the OS says who listens (Linux: ``SO_PEERCRED``), a second launch
+also refuses an answer from a process of another user; elsewhere the folder's 0700 mode is
+the guard.
 """
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 
@@ -33,11 +41,39 @@ REPLY_TIMEOUT_MS = 3000
 
 def server_name(data_dir: Path) -> str:
     """The local socket's name: one per data folder (resolved, so two spellings of the same
-    folder meet), short enough for a Unix socket path on every platform."""
+    folder meet). On POSIX a path in the private runtime folder (at most 75 + 26 bytes of
+    the 107 a Unix socket path may have); on Windows a pipe name, which only this user may
+    open (``UserAccessOption``)."""
     import hashlib  # here: OpenSSL's ~6 ms stay out of the launch (listening starts later)
 
     digest = hashlib.sha256(str(Path(data_dir).resolve()).encode("utf-8", "surrogateescape"))
-    return f"examdesk-{digest.hexdigest()[:16]}"
+    name = f"examdesk-{digest.hexdigest()[:16]}"
+    if os.name != "posix":
+        return name
+    from question_db.kernels import runtime_dir
+
+    return str(runtime_dir() / name)
+
+
+def peer_uid(socket: QLocalSocket) -> int | None:
+    """The user id of the process at the other end of a connected ``socket`` (Linux's
+    ``SO_PEERCRED``: the listener's, as of its ``listen()``); None where the OS does not
+    say."""
+    import socket as _net  # here, as hashlib: only a second launch asks
+    import struct
+
+    option = getattr(_net, "SO_PEERCRED", None)
+    descriptor = int(socket.socketDescriptor())
+    if option is None or descriptor < 0:
+        return None
+    try:
+        # fromfd duplicates the descriptor: closing the copy leaves Qt's socket open
+        with _net.fromfd(descriptor, _net.AF_UNIX, _net.SOCK_STREAM) as copy:
+            creds = copy.getsockopt(_net.SOL_SOCKET, option, struct.calcsize("3i"))
+    except OSError:
+        return None
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid
 
 
 class SingleInstance(QObject):
@@ -131,6 +167,13 @@ def ask_owner_to_activate(data_dir: Path, *, window_s: float = CONNECT_WINDOW_S)
         socket = QLocalSocket()
         socket.connectToServer(name)
         if socket.waitForConnected(500):
+            uid = peer_uid(socket)
+            if uid is not None and uid != os.getuid():
+                log.warning("%s is served by a process of user id %s, not by you (%s): not "
+                            "asking it (someone may be imitating examdesk)", name, uid,
+                            os.getuid())
+                socket.abort()
+                return False
             socket.write(ACTIVATE)
             socket.flush()  # written now: waitForBytesWritten() would then say False
             while socket.bytesAvailable() < len(ACTIVATED) and socket.waitForReadyRead(

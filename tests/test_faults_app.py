@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import socket as socket_module
 import sqlite3
 import subprocess
 import sys
@@ -27,11 +28,12 @@ from PySide6.QtWidgets import QMessageBox
 import desktop.app as app_module
 from desktop.app import RunningApp, build_app
 from desktop.config import Options
-from desktop.single_instance import SingleInstance, ask_owner_to_activate
+from desktop.single_instance import SingleInstance, ask_owner_to_activate, server_name
 from desktop.views.exam import ExamView
 from desktop.views.report import ReportView
 from question_db import recovery
 from desktop.instance_lock import InstanceLock
+from question_db.kernels import runtime_dir
 from question_db.logs import log_file
 from question_db.paths import progress_path
 from question_db.recovery import open_progress
@@ -168,6 +170,106 @@ def test_second_launch_says_so_when_the_first_does_not_answer(tmp_path, monkeypa
         stop(first)
     assert told and str(data) in told[0] and str(first.pid) in told[0]
     assert "does not answer" in told[0]
+
+
+SQUATTER = r"""
+import os, socket, sys
+path, uid = sys.argv[1], int(sys.argv[2])
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(path)
+if uid >= 0:
+    os.setuid(uid)  # SO_PEERCRED reports the listener as of listen(): this user
+server.listen(4)
+print("LISTENING", flush=True)
+while True:
+    peer, _ = server.accept()
+    peer.recv(64)
+    peer.sendall(b"ok\n")  # "brought forward", whatever was asked
+    peer.close()
+"""
+
+
+@pytest.fixture
+def squatter():
+    """Factory: ``squatter(path, uid=-1)`` runs a process that answers examdesk's
+    "activate" with "ok" on a Unix socket at ``path``, listening as user ``uid`` (root
+    only; -1: this user); killed afterwards."""
+    procs: list[subprocess.Popen] = []
+
+    def make(path: str, uid: int = -1) -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, "-c", SQUATTER, path, str(uid)],
+                                stdout=subprocess.PIPE, text=True)
+        procs.append(proc)
+        assert proc.stdout.readline() == "LISTENING\n"
+        return proc
+
+    yield make
+    for proc in procs:
+        proc.kill()
+        proc.wait(30)
+        proc.stdout.close()
+
+
+def second_launch_exit_code(data: Path, monkeypatch) -> tuple[int, list[str]]:
+    """What a second launch on ``data`` returns while this process owns the folder's lock
+    (and listens nowhere), and the warnings it showed."""
+    told: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
+    monkeypatch.setattr(app_module, "ask_owner_to_activate",
+                        functools.partial(ask_owner_to_activate, window_s=1.0))
+    first, second = SingleInstance(data), SingleInstance(data)
+    try:
+        assert first.acquire() and not second.acquire()
+        return app_module.refuse_second_launch(data, second), told
+    finally:
+        first.release()
+        first.deleteLater()
+        second.deleteLater()
+
+
+def test_a_socket_squatted_at_the_old_shared_name_is_never_asked(tmp_path, squatter,
+                                                                  monkeypatch):
+    """Regression (issue 28, item 13): the socket was named examdesk-<hash of the data
+    folder> in the shared temp folder, so another user could listen there first, answer
+    "ok", and the second launch exited 0 saying it brought a window forward that never
+    came. Now the socket is in the private runtime folder: the squatter is not asked."""
+    import hashlib
+
+    from PySide6.QtCore import QDir
+
+    data = tmp_path / "data"
+    data.mkdir()
+    digest = hashlib.sha256(str(data.resolve()).encode()).hexdigest()[:16]
+    old_name = Path(QDir.tempPath()) / f"examdesk-{digest}"
+    try:
+        squatter(str(old_name))
+        code, told = second_launch_exit_code(data, monkeypatch)
+    finally:
+        old_name.unlink(missing_ok=True)
+    assert code == 1 and told and "does not answer" in told[0]
+    assert Path(server_name(data)).parent == runtime_dir()
+
+
+def test_an_answer_from_another_user_s_process_is_refused(tmp_path, squatter, monkeypatch,
+                                                          caplog):
+    """The socket's own path, served by a process of another user (root can fake one:
+    bind, drop to nobody, listen): SO_PEERCRED says so and the launch does not trust it."""
+    if os.geteuid() != 0 or not hasattr(socket_module, "SO_PEERCRED"):
+        pytest.skip("needs root (to listen as another user) and SO_PEERCRED (Linux)")
+    data = tmp_path / "data"
+    data.mkdir()
+    squatter(server_name(data), uid=65534)
+    code, told = second_launch_exit_code(data, monkeypatch)
+    assert code == 1 and told and "does not answer" in told[0]
+    assert "is served by a process of user id 65534, not by you (0)" in caplog.text
+
+
+def test_an_answer_from_this_user_s_process_is_taken(tmp_path, squatter):
+    """The uid check passes a listener of this user (what a real first examdesk is)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    squatter(server_name(data))
+    assert ask_owner_to_activate(data, window_s=1.0)
 
 
 # --- 2. a damaged progress file at start ------------------------------------------------------
