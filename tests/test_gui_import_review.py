@@ -43,7 +43,7 @@ def test_source_beside_the_question_and_flags_highlighted(view):
 
 def test_changed_key_needs_errata_then_is_corrected(view):
     view.select(1)
-    assert view.printed_key.text().endswith("A")
+    assert view.printed_key.text() == "printed: A (next to the question)"
     view.key.setText("B")
     assert not view.toggle_verified()
     assert "errata" in view.message.text()
@@ -142,3 +142,16 @@ def test_the_seeds_truncation_is_named_above_the_review(view):
     assert view.left_out.isVisible()
     assert "000_88fc5b147273d5d1.txt:34" in view.left_out.text()
     assert "truncated" in view.left_out.text()
+
+
+def test_the_review_says_where_each_key_was_printed(qtbot, tmp_path):
+    from question_db.interchange.text_import import import_text
+    from test_import_layouts import EN_MARKDOWN, WEB_APPENDIX
+
+    for text, number, where in ((WEB_APPENDIX, 4, "printed: B,D (in the answer appendix)"),
+                                (EN_MARKDOWN, 2, "printed: A,C (next to the question)")):
+        v = ImportReviewView.from_result(import_text(text, paper_id="t"), tmp_path / "p")
+        qtbot.addWidget(v)
+        v.select(number)
+        assert v.printed_key.text() == where
+        v.shutdown()

@@ -380,8 +380,13 @@ class ImportReviewView(QWidget):
                 self._append_option(letter, text, flagged=letter in flagged)
             self.options.resizeRowsToContents()
             self.key.setText(_key_text(q))
-            self.printed_key.setText(self.tr("printed: %1").replace(
-                "%1", _format_key(q.seed_answer) or self.tr("none")))
+            printed = _format_key(q.seed_answer)
+            if printed and q.key_source:
+                self.printed_key.setText(self.tr("printed: %1 (%2)").replace(
+                    "%1", printed).replace("%2", self._key_source_text(q.key_source)))
+            else:
+                self.printed_key.setText(self.tr("printed: %1").replace(
+                    "%1", printed or self.tr("none")))
             self.answer.setPlainText(_answer_text(q))
             self.code.setPlainText(q.code.get("reference") or q.code.get("seed")
                                    or q.code.get("starter", ""))
@@ -481,6 +486,12 @@ class ImportReviewView(QWidget):
                                    else self.options.rowCount() - 1)
 
     # --- flags -------------------------------------------------------------------------------
+    def _key_source_text(self, source: str) -> str:
+        """Where the importer found the printed key, in the learner's words."""
+        return {"inline": self.tr("next to the question"),
+                "part": self.tr("in the key list at the end of its part"),
+                "appendix": self.tr("in the answer appendix")}.get(source, source)
+
     def _source_html(self, q: DraftQuestion) -> str:
         text = q.source_text or (
             self.tr("(no source text: this draft was opened from a pack)")

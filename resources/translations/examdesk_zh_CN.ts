@@ -4,168 +4,168 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="34"/>
+        <location filename="../../desktop/views/question_view.py" line="36"/>
         <source>Single choice</source>
         <translation>单选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="35"/>
+        <location filename="../../desktop/views/question_view.py" line="37"/>
         <source>Multiple choice</source>
         <translation>多选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="36"/>
+        <location filename="../../desktop/views/question_view.py" line="38"/>
         <source>Fill in the blanks</source>
         <translation>填空题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="37"/>
+        <location filename="../../desktop/views/question_view.py" line="39"/>
         <source>Calculation</source>
         <translation>计算题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="38"/>
+        <location filename="../../desktop/views/question_view.py" line="40"/>
         <source>Short answer</source>
         <translation>简答题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="39"/>
+        <location filename="../../desktop/views/question_view.py" line="41"/>
         <source>System design</source>
         <translation>系统设计题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="40"/>
+        <location filename="../../desktop/views/question_view.py" line="42"/>
         <source>Programming</source>
         <translation>编程题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="46"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <location filename="../../desktop/views/report.py" line="183"/>
         <location filename="../../desktop/views/report.py" line="186"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="46"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <source>Partly correct</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="46"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <source>Wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/question_view.py" line="49"/>
         <source>Unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/question_view.py" line="49"/>
         <location filename="../../desktop/views/report.py" line="184"/>
         <location filename="../../desktop/views/report.py" line="187"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/question_view.py" line="49"/>
         <source>Void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="58"/>
-        <location filename="../../desktop/views/question_view.py" line="252"/>
+        <location filename="../../desktop/views/question_view.py" line="60"/>
+        <location filename="../../desktop/views/question_view.py" line="270"/>
         <location filename="../../desktop/views/report.py" line="251"/>
         <source>points</source>
         <translation>分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="65"/>
+        <location filename="../../desktop/views/question_view.py" line="67"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="76"/>
-        <location filename="../../desktop/views/question_view.py" line="119"/>
+        <location filename="../../desktop/views/question_view.py" line="78"/>
+        <location filename="../../desktop/views/question_view.py" line="121"/>
         <source>also accepted</source>
         <translation>也接受</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="115"/>
-        <location filename="../../desktop/views/question_view.py" line="140"/>
+        <location filename="../../desktop/views/question_view.py" line="117"/>
+        <location filename="../../desktop/views/question_view.py" line="142"/>
         <source>yours</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="117"/>
-        <location filename="../../desktop/views/question_view.py" line="142"/>
+        <location filename="../../desktop/views/question_view.py" line="119"/>
+        <location filename="../../desktop/views/question_view.py" line="144"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="143"/>
+        <location filename="../../desktop/views/question_view.py" line="145"/>
         <source>(accepted within ± %1)</source>
         <translation>（允许误差 ± %1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="156"/>
+        <location filename="../../desktop/views/question_view.py" line="158"/>
         <source>your pick, right</source>
         <translation>选对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="156"/>
+        <location filename="../../desktop/views/question_view.py" line="158"/>
         <source>your pick, wrong</source>
         <translation>选错</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="156"/>
+        <location filename="../../desktop/views/question_view.py" line="158"/>
         <source>in the key, not picked</source>
         <translation>漏选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="191"/>
+        <location filename="../../desktop/views/question_view.py" line="200"/>
         <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
         <translation>勘误：原卷答案有误，已更正</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="192"/>
+        <location filename="../../desktop/views/question_view.py" line="201"/>
         <source>Errata: this question is void: no option is correct, so it is not scored</source>
         <translation>勘误：本题作废（无正确选项），不计分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="194"/>
+        <location filename="../../desktop/views/question_view.py" line="203"/>
         <source>Errata: this question is disputed; defensible keys are accepted</source>
         <translation>勘误：本题存在争议，合理答案均判对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="195"/>
+        <location filename="../../desktop/views/question_view.py" line="204"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="199"/>
+        <location filename="../../desktop/views/question_view.py" line="208"/>
         <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
         <translation>勘误：答案正确，但原卷题干或解析有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="205"/>
+        <location filename="../../desktop/views/question_view.py" line="214"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="209"/>
+        <location filename="../../desktop/views/question_view.py" line="218"/>
         <source>none (void)</source>
         <translation>无（作废）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="210"/>
+        <location filename="../../desktop/views/question_view.py" line="219"/>
         <source>Verified key</source>
         <translation>核实答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="216"/>
+        <location filename="../../desktop/views/question_view.py" line="225"/>
         <source>Source paper&apos;s answer</source>
         <translation>原卷答案</translation>
     </message>
@@ -250,7 +250,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/navigator.py" line="78"/>
-        <location filename="../../desktop/views/navigator.py" line="407"/>
+        <location filename="../../desktop/views/navigator.py" line="438"/>
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
@@ -266,72 +266,72 @@
         <translation>来自 %2 份试卷的 %1 道题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="404"/>
-        <location filename="../../desktop/views/question_view.py" line="251"/>
+        <location filename="../../desktop/views/navigator.py" line="435"/>
+        <location filename="../../desktop/views/question_view.py" line="269"/>
         <location filename="../../desktop/views/report.py" line="273"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="259"/>
+        <location filename="../../desktop/views/question_view.py" line="277"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="271"/>
+        <location filename="../../desktop/views/question_view.py" line="289"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="276"/>
+        <location filename="../../desktop/views/question_view.py" line="294"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="279"/>
+        <location filename="../../desktop/views/question_view.py" line="297"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="330"/>
+        <location filename="../../desktop/views/question_view.py" line="351"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="332"/>
+        <location filename="../../desktop/views/question_view.py" line="353"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="415"/>
+        <location filename="../../desktop/views/question_view.py" line="436"/>
         <location filename="../../desktop/views/report.py" line="95"/>
         <location filename="../../desktop/views/report.py" line="118"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="378"/>
-        <location filename="../../desktop/views/question_view.py" line="387"/>
-        <location filename="../../desktop/views/question_view.py" line="389"/>
+        <location filename="../../desktop/views/question_view.py" line="399"/>
+        <location filename="../../desktop/views/question_view.py" line="408"/>
+        <location filename="../../desktop/views/question_view.py" line="410"/>
         <location filename="../../desktop/views/report.py" line="121"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="379"/>
+        <location filename="../../desktop/views/question_view.py" line="400"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="381"/>
+        <location filename="../../desktop/views/question_view.py" line="402"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="393"/>
+        <location filename="../../desktop/views/question_view.py" line="414"/>
         <location filename="../../desktop/views/report.py" line="138"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -569,48 +569,48 @@
     </message>
     <message>
         <location filename="../../desktop/views/check_results.py" line="68"/>
-        <location filename="../../desktop/views/check_results.py" line="92"/>
+        <location filename="../../desktop/views/check_results.py" line="100"/>
         <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
         <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="78"/>
+        <location filename="../../desktop/views/check_results.py" line="79"/>
         <location filename="../../desktop/views/report.py" line="190"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="78"/>
+        <location filename="../../desktop/views/check_results.py" line="79"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="78"/>
+        <location filename="../../desktop/views/check_results.py" line="79"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="97"/>
+        <location filename="../../desktop/views/check_results.py" line="105"/>
         <source>Checking: running your code in the console, then the checks…</source>
         <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="103"/>
+        <location filename="../../desktop/views/check_results.py" line="111"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="112"/>
+        <location filename="../../desktop/views/check_results.py" line="120"/>
         <source>All %1 failed checks stopped at the same error: %2</source>
         <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="116"/>
+        <location filename="../../desktop/views/check_results.py" line="124"/>
         <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
         <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="126"/>
+        <location filename="../../desktop/views/check_results.py" line="134"/>
         <source>traceback (the same for each)</source>
         <translation>错误回溯（各项相同）</translation>
     </message>
@@ -775,17 +775,17 @@
         <translation>下次复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="52"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="54"/>
         <source>Your pick, and it is in the key</source>
         <translation>你选了此项，它是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="54"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="56"/>
         <source>Your pick, but it is not in the key</source>
         <translation>你选了此项，但它不是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="56"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="58"/>
         <source>In the key, but you did not pick it (missed)</source>
         <translation>正确选项，但你没有选（漏选）</translation>
     </message>
@@ -1309,58 +1309,58 @@
         <translation>适用范围</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="46"/>
+        <location filename="../../desktop/views/notes.py" line="49"/>
         <source>Favourite: star this question to practise your favourites later (Ctrl+D)</source>
         <translation>收藏本题，以后可专门练习收藏的题目（Ctrl+D）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="81"/>
+        <location filename="../../desktop/views/notes.py" line="84"/>
         <source>Favourite</source>
         <translation>已收藏</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="81"/>
+        <location filename="../../desktop/views/notes.py" line="84"/>
         <source>Star</source>
         <translation>收藏</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="100"/>
+        <location filename="../../desktop/views/notes.py" line="103"/>
         <source>My note</source>
         <translation>我的笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="103"/>
-        <location filename="../../desktop/views/notes.py" line="173"/>
+        <location filename="../../desktop/views/notes.py" line="106"/>
+        <location filename="../../desktop/views/notes.py" line="176"/>
         <source>Add a note</source>
         <translation>添加笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="119"/>
+        <location filename="../../desktop/views/notes.py" line="122"/>
         <source>Your note, in Markdown: what to remember, where you went wrong… Saved as you type.</source>
         <translation>用 Markdown 写笔记：要记住的要点、错在哪里…输入时自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="173"/>
+        <location filename="../../desktop/views/notes.py" line="176"/>
         <source>Edit note</source>
         <translation>编辑笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="175"/>
+        <location filename="../../desktop/views/notes.py" line="178"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="208"/>
+        <location filename="../../desktop/views/notes.py" line="211"/>
         <source>editing…</source>
         <translation>编辑中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="224"/>
+        <location filename="../../desktop/views/notes.py" line="228"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/notes.py" line="231"/>
+        <location filename="../../desktop/views/notes.py" line="235"/>
         <source>not saved</source>
         <translation>未保存</translation>
     </message>
@@ -1692,12 +1692,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="252"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="287"/>
+        <location filename="../../desktop/app.py" line="314"/>
         <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
         <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
@@ -1705,12 +1705,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="346"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="353"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="355"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="363"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -2202,62 +2202,62 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>ExamView</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="175"/>
+        <location filename="../../desktop/views/exam.py" line="177"/>
         <source>Submit exam…</source>
         <translation>交卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="184"/>
+        <location filename="../../desktop/views/exam.py" line="186"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="190"/>
+        <location filename="../../desktop/views/exam.py" line="192"/>
         <source>open book</source>
         <translation>开卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="191"/>
+        <location filename="../../desktop/views/exam.py" line="193"/>
         <source>closed book: your code is checked after you submit</source>
         <translation>闭卷：交卷后检查代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="192"/>
+        <location filename="../../desktop/views/exam.py" line="194"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="244"/>
+        <location filename="../../desktop/views/exam.py" line="246"/>
         <source>Your exam is still running: the clock keeps going while examdesk is closed (%1 left now). Your answers are saved and you can resume. Quit anyway?</source>
         <translation>考试仍在进行：examdesk 关闭期间计时不会停止（现在还剩 %1）。你的答案已保存，之后可以继续考试。仍要退出吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="258"/>
+        <location filename="../../desktop/views/exam.py" line="260"/>
         <source>%1 minutes left.</source>
         <translation>还剩 %1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="271"/>
+        <location filename="../../desktop/views/exam.py" line="273"/>
         <source>Submit the exam now? You cannot change answers afterwards.</source>
         <translation>现在交卷吗？交卷后不能再修改答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="273"/>
+        <location filename="../../desktop/views/exam.py" line="275"/>
         <source>Unanswered: %1</source>
         <translation>未作答：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="275"/>
+        <location filename="../../desktop/views/exam.py" line="277"/>
         <source>Flagged: %1</source>
         <translation>已标记：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="276"/>
+        <location filename="../../desktop/views/exam.py" line="278"/>
         <source>Time left: %1</source>
         <translation>剩余时间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="279"/>
+        <location filename="../../desktop/views/exam.py" line="281"/>
         <source>Submit exam</source>
         <translation>交卷</translation>
     </message>
@@ -2265,7 +2265,7 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="231"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="237"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
@@ -2364,7 +2364,7 @@ Restart the kernel to go on; your editor code is kept.</source>
     </message>
     <message>
         <location filename="../../desktop/views/import_review.py" line="260"/>
-        <location filename="../../desktop/views/import_review.py" line="557"/>
+        <location filename="../../desktop/views/import_review.py" line="568"/>
         <source>Mark verified</source>
         <translation>标记为已核实</translation>
     </message>
@@ -2408,123 +2408,143 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>%1 题 · 已核实 %2 · 待核对 %3 处</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="383"/>
+        <location filename="../../desktop/views/import_review.py" line="385"/>
+        <source>printed: %1 (%2)</source>
+        <translation>原卷：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="388"/>
         <source>printed: %1</source>
         <translation>原卷：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="384"/>
+        <location filename="../../desktop/views/import_review.py" line="389"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="435"/>
+        <location filename="../../desktop/views/import_review.py" line="440"/>
         <source>Self-marked against the reference answer</source>
         <translation>对照参考答案自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="450"/>
+        <location filename="../../desktop/views/import_review.py" line="455"/>
         <source>e.g. B or A,C</source>
         <translation>如 B 或 A,C</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="451"/>
+        <location filename="../../desktop/views/import_review.py" line="456"/>
         <source>one key per blank, separated by |</source>
         <translation>每空一个答案，用 | 分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="454"/>
+        <location filename="../../desktop/views/import_review.py" line="459"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="455"/>
+        <location filename="../../desktop/views/import_review.py" line="460"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="486"/>
+        <location filename="../../desktop/views/import_review.py" line="491"/>
+        <source>next to the question</source>
+        <translation>印在题目旁</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="492"/>
+        <source>in the key list at the end of its part</source>
+        <translation>印在本大题末的答案表中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="493"/>
+        <source>in the answer appendix</source>
+        <translation>印在卷末参考答案中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_review.py" line="497"/>
         <source>(no source text: this draft was opened from a pack)</source>
         <translation>（没有原文：此草稿是从题包打开的）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="488"/>
+        <location filename="../../desktop/views/import_review.py" line="499"/>
         <source>(no printed source: this format stores the fields themselves, shown on the right as the file gives them)</source>
         <translation>（没有原文：此格式直接保存各字段，右侧按文件中的内容显示）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="552"/>
+        <location filename="../../desktop/views/import_review.py" line="563"/>
         <source>unverified draft</source>
         <translation>未核实的草稿</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="553"/>
+        <location filename="../../desktop/views/import_review.py" line="564"/>
         <source>verified: printed key confirmed</source>
         <translation>已核实：原卷答案无误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="554"/>
+        <location filename="../../desktop/views/import_review.py" line="565"/>
         <source>verified: corrected (errata)</source>
         <translation>已核实：已更正（勘误）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="556"/>
+        <location filename="../../desktop/views/import_review.py" line="567"/>
         <source>Mark unverified</source>
         <translation>标记为未核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="571"/>
+        <location filename="../../desktop/views/import_review.py" line="582"/>
         <source>Question %1 is a draft again.</source>
         <translation>第 %1 题已改回草稿。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="578"/>
+        <location filename="../../desktop/views/import_review.py" line="589"/>
         <source>Not verified: %1</source>
         <translation>未能核实：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="581"/>
+        <location filename="../../desktop/views/import_review.py" line="592"/>
         <source>Question %1 verified as “%2”; %3 flag(s) resolved.</source>
         <translation>第 %1 题已核实为“%2”；已处理 %3 处待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="608"/>
+        <location filename="../../desktop/views/import_review.py" line="619"/>
         <source>Saving to %1 …</source>
         <translation>正在保存到 %1 …</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="613"/>
+        <location filename="../../desktop/views/import_review.py" line="624"/>
         <source>writing %v/%m</source>
         <translation>正在写入 %v/%m</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="614"/>
+        <location filename="../../desktop/views/import_review.py" line="625"/>
         <source>validating</source>
         <translation>正在校验</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="615"/>
+        <location filename="../../desktop/views/import_review.py" line="626"/>
         <source>moving into place</source>
         <translation>正在移到目标位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="624"/>
+        <location filename="../../desktop/views/import_review.py" line="635"/>
         <source>Saved %1 (%2 questions).</source>
         <translation>已保存 %1（%2 题）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="629"/>
+        <location filename="../../desktop/views/import_review.py" line="640"/>
         <source>Replace existing pack</source>
         <translation>替换已有题包</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="630"/>
+        <location filename="../../desktop/views/import_review.py" line="641"/>
         <source>%1 already holds a pack; press again to replace it, or change the id.</source>
         <translation>%1 中已有题包；再按一次即可替换，或者修改 ID。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="633"/>
-        <location filename="../../desktop/views/import_review.py" line="636"/>
+        <location filename="../../desktop/views/import_review.py" line="644"/>
+        <location filename="../../desktop/views/import_review.py" line="647"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
@@ -2629,67 +2649,67 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="253"/>
+        <location filename="../../desktop/views/library.py" line="287"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="256"/>
+        <location filename="../../desktop/views/library.py" line="290"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="259"/>
+        <location filename="../../desktop/views/library.py" line="293"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="262"/>
+        <location filename="../../desktop/views/library.py" line="296"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="265"/>
+        <location filename="../../desktop/views/library.py" line="299"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="268"/>
+        <location filename="../../desktop/views/library.py" line="302"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="271"/>
+        <location filename="../../desktop/views/library.py" line="305"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="278"/>
+        <location filename="../../desktop/views/library.py" line="312"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="308"/>
+        <location filename="../../desktop/views/library.py" line="344"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="312"/>
+        <location filename="../../desktop/views/library.py" line="348"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="365"/>
+        <location filename="../../desktop/views/library.py" line="437"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="366"/>
+        <location filename="../../desktop/views/library.py" line="438"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="367"/>
+        <location filename="../../desktop/views/library.py" line="439"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
@@ -2697,214 +2717,214 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="146"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="152"/>
+        <location filename="../../desktop/main_window.py" line="153"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="154"/>
+        <location filename="../../desktop/main_window.py" line="155"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="156"/>
+        <location filename="../../desktop/main_window.py" line="157"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="158"/>
+        <location filename="../../desktop/main_window.py" line="159"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="159"/>
+        <location filename="../../desktop/main_window.py" line="160"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="166"/>
+        <location filename="../../desktop/main_window.py" line="167"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="172"/>
+        <location filename="../../desktop/main_window.py" line="173"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="179"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="180"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="182"/>
+        <location filename="../../desktop/main_window.py" line="183"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="184"/>
+        <location filename="../../desktop/main_window.py" line="185"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="186"/>
+        <location filename="../../desktop/main_window.py" line="187"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="188"/>
+        <location filename="../../desktop/main_window.py" line="189"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="190"/>
+        <location filename="../../desktop/main_window.py" line="191"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="196"/>
+        <location filename="../../desktop/main_window.py" line="197"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="206"/>
+        <location filename="../../desktop/main_window.py" line="207"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="208"/>
+        <location filename="../../desktop/main_window.py" line="209"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="209"/>
+        <location filename="../../desktop/main_window.py" line="210"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="210"/>
+        <location filename="../../desktop/main_window.py" line="211"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="216"/>
+        <location filename="../../desktop/main_window.py" line="217"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="217"/>
+        <location filename="../../desktop/main_window.py" line="218"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="255"/>
+        <location filename="../../desktop/main_window.py" line="256"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="317"/>
+        <location filename="../../desktop/main_window.py" line="318"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="323"/>
+        <location filename="../../desktop/main_window.py" line="324"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="743"/>
+        <location filename="../../desktop/main_window.py" line="744"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="312"/>
+        <location filename="../../desktop/main_window.py" line="313"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="192"/>
+        <location filename="../../desktop/main_window.py" line="193"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="194"/>
+        <location filename="../../desktop/main_window.py" line="195"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="382"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="416"/>
+        <location filename="../../desktop/main_window.py" line="417"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481"/>
+        <location filename="../../desktop/main_window.py" line="482"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="488"/>
+        <location filename="../../desktop/main_window.py" line="489"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="502"/>
+        <location filename="../../desktop/main_window.py" line="503"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="550"/>
-        <location filename="../../desktop/main_window.py" line="562"/>
+        <location filename="../../desktop/main_window.py" line="551"/>
+        <location filename="../../desktop/main_window.py" line="563"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="623"/>
-        <location filename="../../desktop/main_window.py" line="659"/>
+        <location filename="../../desktop/main_window.py" line="624"/>
+        <location filename="../../desktop/main_window.py" line="660"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="660"/>
+        <location filename="../../desktop/main_window.py" line="661"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="697"/>
+        <location filename="../../desktop/main_window.py" line="698"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="699"/>
+        <location filename="../../desktop/main_window.py" line="700"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="703"/>
+        <location filename="../../desktop/main_window.py" line="704"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="706"/>
+        <location filename="../../desktop/main_window.py" line="707"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3021,94 +3041,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="68"/>
+        <location filename="../../desktop/views/library.py" line="89"/>
         <source>%1 (%2 scored: void questions are not)</source>
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="70"/>
+        <location filename="../../desktop/views/library.py" line="91"/>
         <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="79"/>
-        <location filename="../../desktop/views/library.py" line="173"/>
+        <location filename="../../desktop/views/library.py" line="101"/>
+        <location filename="../../desktop/views/library.py" line="200"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="94"/>
+        <location filename="../../desktop/views/library.py" line="113"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="102"/>
+        <location filename="../../desktop/views/library.py" line="121"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="104"/>
+        <location filename="../../desktop/views/library.py" line="123"/>
         <source>Key, explanation and errata at once; say whether you knew each one</source>
         <translation>直接显示答案、解析和勘误；逐题说明你是否记得</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="107"/>
-        <location filename="../../desktop/views/library.py" line="185"/>
+        <location filename="../../desktop/views/library.py" line="126"/>
+        <location filename="../../desktop/views/library.py" line="216"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="112"/>
+        <location filename="../../desktop/views/library.py" line="131"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="139"/>
+        <location filename="../../desktop/views/library.py" line="166"/>
         <source>Practice: %1 of %2 answered</source>
         <translation>练习：已答 %1/%2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="141"/>
+        <location filename="../../desktop/views/library.py" line="168"/>
         <source>%1 right</source>
         <translation>对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="143"/>
+        <location filename="../../desktop/views/library.py" line="170"/>
         <source>%1 partly</source>
         <translation>部分对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="145"/>
+        <location filename="../../desktop/views/library.py" line="172"/>
         <source>%1 wrong</source>
         <translation>错 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="147"/>
+        <location filename="../../desktop/views/library.py" line="174"/>
         <source>%1 shown or recited</source>
         <translation>看答案或背题 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="153"/>
+        <location filename="../../desktop/views/library.py" line="180"/>
         <source>Continue at question %1</source>
         <translation>从第 %1 题继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="167"/>
+        <location filename="../../desktop/views/library.py" line="194"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="178"/>
+        <location filename="../../desktop/views/library.py" line="205"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="180"/>
+        <location filename="../../desktop/views/library.py" line="207"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="182"/>
+        <location filename="../../desktop/views/library.py" line="213"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3116,22 +3136,22 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="171"/>
+        <location filename="../../desktop/views/paper_session.py" line="182"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="172"/>
+        <location filename="../../desktop/views/paper_session.py" line="183"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="173"/>
+        <location filename="../../desktop/views/paper_session.py" line="184"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="175"/>
+        <location filename="../../desktop/views/paper_session.py" line="186"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -3139,118 +3159,118 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PracticeView</name>
     <message>
-        <location filename="../../desktop/views/practice.py" line="79"/>
+        <location filename="../../desktop/views/practice.py" line="89"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="360"/>
+        <location filename="../../desktop/views/practice.py" line="398"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="108"/>
+        <location filename="../../desktop/views/practice.py" line="118"/>
         <source>Submit</source>
         <translation>提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="85"/>
+        <location filename="../../desktop/views/practice.py" line="95"/>
         <source>背题 Recite mode</source>
         <translation>背题模式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="90"/>
+        <location filename="../../desktop/views/practice.py" line="100"/>
         <source>Recite mode: key, explanation and errata at once, no input; say whether you knew it (1) or not (2) and it is scheduled for review (Ctrl+R)</source>
         <translation>背题模式：直接显示答案、解析和勘误，无需作答；说明你记得（1）还是不记得（2），据此安排复习（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="95"/>
+        <location filename="../../desktop/views/practice.py" line="105"/>
         <source>Finish set</source>
         <translation>结束练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="99"/>
+        <location filename="../../desktop/views/practice.py" line="109"/>
         <source>End this practice set (scored over what you answered). Leave with “Library” instead to continue it later.</source>
         <translation>结束本次练习（按已作答的题目计分）。如想稍后继续，请改用“题库”离开。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="110"/>
+        <location filename="../../desktop/views/practice.py" line="120"/>
         <source>Show answer</source>
         <translation>查看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="113"/>
+        <location filename="../../desktop/views/practice.py" line="123"/>
         <source>See the key without answering (Ctrl+Shift+A): it comes back for review soon, as a miss, and this question can no longer be answered in this session</source>
         <translation>不作答直接查看答案（Ctrl+Shift+A）：按答错处理，很快安排复习，且本次练习中不能再作答此题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="115"/>
+        <location filename="../../desktop/views/practice.py" line="125"/>
         <source>Save self-marks</source>
         <translation>保存自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="117"/>
+        <location filename="../../desktop/views/practice.py" line="127"/>
         <source>Knew it (1)</source>
         <translation>记得（1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="119"/>
+        <location filename="../../desktop/views/practice.py" line="129"/>
         <source>Didn&apos;t know (2)</source>
         <translation>不记得（2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="158"/>
+        <location filename="../../desktop/views/practice.py" line="175"/>
         <source>Answer sheet</source>
         <translation>答题卡</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="301"/>
+        <location filename="../../desktop/views/practice.py" line="326"/>
         <source>Recited: scheduled by what you said.</source>
         <translation>已背：按你的回答安排复习。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="303"/>
+        <location filename="../../desktop/views/practice.py" line="328"/>
         <source>Answer shown without answering: not graded, and it comes back for review soon (as a miss).</source>
         <translation>未作答就查看了答案：不判分，并会很快安排复习（按答错处理）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="333"/>
+        <location filename="../../desktop/views/practice.py" line="379"/>
         <source>Submit (%1)</source>
         <translation>提交（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="346"/>
+        <location filename="../../desktop/views/practice.py" line="384"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="354"/>
+        <location filename="../../desktop/views/practice.py" line="392"/>
         <source>✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do</source>
         <translation>✓ 对 %1 · ◐ %2 · ✗ 错 %3 · 未完成 %4</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="360"/>
+        <location filename="../../desktop/views/practice.py" line="398"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="388"/>
+        <location filename="../../desktop/views/practice.py" line="426"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="398"/>
+        <location filename="../../desktop/views/practice.py" line="440"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="439"/>
+        <location filename="../../desktop/views/practice.py" line="481"/>
         <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
         <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="514"/>
-        <location filename="../../desktop/views/practice.py" line="596"/>
+        <location filename="../../desktop/views/practice.py" line="556"/>
+        <location filename="../../desktop/views/practice.py" line="638"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
@@ -3258,63 +3278,63 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="423"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="433"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="425"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="435"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="427"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="499"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="437"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="512"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="429"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="439"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="431"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="441"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="474"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="500"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="513"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="520"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="533"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="534"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="547"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="545"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="558"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="548"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="561"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="550"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="563"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
     </message>
@@ -3390,12 +3410,12 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>RubricChecklist</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="256"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="263"/>
         <source>Self-marking: tick each point your answer covers</source>
         <translation>自评：勾选你的答案覆盖的要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="267"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="274"/>
         <source>scored by the checks</source>
         <translation>由代码检查计分</translation>
     </message>
@@ -3403,62 +3423,62 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>StartExamDialog</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="56"/>
+        <location filename="../../desktop/views/exam.py" line="57"/>
         <source>%1 (the paper prints %2: %3 points are on %4 void question(s), which have no correct answer and are not scored)</source>
         <translation>%1（原卷标注 %2 分，其中 %3 分属于 %4 道作废题：这些题没有正确答案，不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="69"/>
+        <location filename="../../desktop/views/exam.py" line="70"/>
         <source>Start exam</source>
         <translation>开始考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="79"/>
+        <location filename="../../desktop/views/exam.py" line="80"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="80"/>
+        <location filename="../../desktop/views/exam.py" line="81"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="83"/>
+        <location filename="../../desktop/views/exam.py" line="84"/>
         <source>Number of questions</source>
         <translation>题量</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="87"/>
+        <location filename="../../desktop/views/exam.py" line="88"/>
         <source>Total points</source>
         <translation>总分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="94"/>
+        <location filename="../../desktop/views/exam.py" line="95"/>
         <source>Exam mode</source>
         <translation>考试模式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="97"/>
+        <location filename="../../desktop/views/exam.py" line="98"/>
         <source>Closed book, as in the real exam: no Check and no console until you submit; your code is checked after submission and the results are in the report</source>
         <translation>闭卷，与正式考试一致：交卷前不能使用“检查”和控制台；交卷后再检查你的代码，结果见成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="101"/>
+        <location filename="../../desktop/views/exam.py" line="102"/>
         <source>Open book: Check and the Python console work during the exam</source>
         <translation>开卷：考试期间可以使用“检查”和 Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="113"/>
+        <location filename="../../desktop/views/exam.py" line="114"/>
         <source>Score the %1 unverified (imported) question(s) too: their keys are as the source printed them, nobody has checked them</source>
         <translation>同时为 %1 道未核实（导入）的题目计分：它们的答案是原卷所给答案，尚无人核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="120"/>
+        <location filename="../../desktop/views/exam.py" line="121"/>
         <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
         <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="127"/>
+        <location filename="../../desktop/views/exam.py" line="128"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -3490,7 +3510,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>SubjectiveAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="383"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="391"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
     </message>
