@@ -97,6 +97,9 @@ class DraftQuestion:
     review: list[ReviewFlag] = field(default_factory=list)
     # the question as the source printed it (for a review screen); never written to TOML
     source_text: str = ""
+    # where the printed key was found: "inline", "part" (a key list at the end of its
+    # part) or "appendix" (after the last question); "" when none was printed
+    key_source: str = ""
 
     @property
     def file_stem(self) -> str:
