@@ -131,7 +131,7 @@ def parse_keys(text: str, *, kind: str) -> KeyTable:
     # numbering starts again at every part heading, and at any "1" of the same style (the
     # explanations of a part, numbered again after its keys)
     cuts = sorted({h.end for h in headers} |
-                  {c.pos for c in candidates if c.number == 1 and c.quality >= 0})
+                  {c.pos for c in candidates if c.number == 1 and c.quality >= 1})
     chain, _ = sg.choose_chain(text, candidates,
                                [sg.SectionHead(p, p, 0, "", "") for p in cuts], min_length=1)
     table = KeyTable(kind)
@@ -175,8 +175,7 @@ def parse_keys(text: str, *, kind: str) -> KeyTable:
         if part not in parts:
             parts[part] = ({}, {})
             order.append(part)
-        for number, key in grid.items():
-            parts[part][0].setdefault(number, key)
+        parts[part][0].update(grid)  # a grid's letters are unambiguous: they win
     order.sort()
     for part in order:
         keys, notes = parts[part]

@@ -270,7 +270,7 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
     def seg(a: Candidate, b: Candidate) -> float:
         if b.pos - a.body < min_length:
             return -20
-        style = 0 if a.style == b.style else -1 if _FAMILY[a.style] == _FAMILY[b.style] else -6
+        style = 0 if a.style == b.style else -2 if _FAMILY[a.style] == _FAMILY[b.style] else -30
         if not has_answers:
             return style
         k = count(a.body, b.pos, marks)
@@ -307,7 +307,7 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
             follows = p.number + 1 == c.number
             # numbering that starts again at 1 right after a part heading
             restart = c.number == 1 and c.quality >= 0 and \
-                _FAMILY[p.style] == _FAMILY[c.style] and \
+                p.style == c.style and \
                 count(p.body, c.pos + 1, head_pos) > 0 and _just_after(text, head_pos, c)
             if not (follows or restart):
                 continue
