@@ -28,9 +28,10 @@ _GLUED_RANGE = re.compile(r"(?<![\d.])(\d{2,6})((?:[A-H]){2,40})(?![a-z])")
 _SHORT_KEY = r"(?:[A-H]{1,8}|[a-h]|[√×✓✗TF对错]|True|False|正确|错误)"
 _ENTRY = rf"(\d{{1,3}})\s*[.．、:：)]?\s*[（(]?({_SHORT_KEY})[)）]?(?![A-Za-z\u4e00-\u9fff])"
 _PART_MARKER = re.compile(
-    r"(?:本(?:大|部分|节)?题|本部分|本节|第[一二三四五六七八九十]+(?:部分|大题))?(?:参考)?答案\s*[：:]?|"
-    r"(?<![A-Za-z])(?:Answers?|Key)\s*(?:to|for)?\s*(?:(?:Part|Section)\s*[A-H1-9IVX]{1,4})?"
-    r"\s*[:：]")
+    r"(?P<scope>本(?:大|部分|节)?题|本部分|本节|第[一二三四五六七八九十]+(?:部分|大题))?(?:参考)?答案"
+    r"(?:及解析|与解析)?\s*[：:]?|"
+    r"(?<![A-Za-z])(?:Answers?|Key)\s*(?P<en>(?:to|for)\s*(?:this\s*)?(?:(?:Part|Section)\s*"
+    r"[A-H1-9IVX]{0,4})?)?\s*[:：]")
 
 
 @dataclass
@@ -112,8 +113,9 @@ def _heading_like(text: str, m: re.Match) -> bool:
         after.startswith(("Part", "PART", "Section", "SECTION", "(", "（", "Q"))
 
 
-def parse_keys(text: str, *, kind: str) -> KeyTable:
-    """Keys (and explanations) of an appendix or a part's key block, by part."""
+def parse_keys(text: str, *, kind: str, expect: set[int] | None = None) -> KeyTable:
+    """Keys (and explanations) of an appendix or a part's key block, by part. ``expect``:
+    the numbers of the questions the keys belong to (a list inside an answer is not)."""
     text = _table_grids(text)
     grids: list[tuple[int, dict[int, str]]] = []  # (position, keys)
 
@@ -127,6 +129,9 @@ def parse_keys(text: str, *, kind: str) -> KeyTable:
     text = _RANGE.sub(take_range, text)
     text = _GLUED_RANGE.sub(lambda m: _glued(m, grids), text)
     candidates = sg.find_candidates(text, keys=True)
+    if expect:
+        for c in candidates:
+            c.quality += 2 if c.number in expect else -8
     headers = sg.find_headers(text, candidates)
     # numbering starts again at every part heading, and at any "1" of the same style (the
     # explanations of a part, numbered again after its keys)
@@ -265,13 +270,54 @@ def cut_part_keys(text: str, headers: list[sg.SectionHead]) -> tuple[str, list[K
                 last, pos = int(em[1]), em.end()
                 continue
             break
+        part = bisect.bisect_right([h.start for h in headers], m.start())
+        if len(entries) < 2 and (m["scope"] or m["en"]):
+            # "本大题答案：" over a list of full answers: the part's keys, to its end
+            stop = headers[part].start if part < len(headers) else len(text)
+            begin = headers[part - 1].end if part else 0
+            asked = _question_numbers(text[begin:m.start()])
+            table = parse_keys(text[m.end():stop], kind="part", expect=asked)
+            if table.parts and len(table.parts[0]) >= 1:
+                merged: dict[int, str] = {}
+                notes: dict[int, str] = {}
+                for keys_, notes_ in zip(table.parts, table.explanations):
+                    merged.update({k: v for k, v in keys_.items() if k not in merged})
+                    notes.update({k: v for k, v in notes_.items() if k not in notes})
+                entries, pos = merged, stop
+                blocks.append(KeyTable("part", m.start(), [entries], [notes],
+                                       [headers[part - 1].numeral if part else 0]))
+                _blank(chars, m.start(), pos)
+            continue
         if len(entries) < 2:
             continue
-        part = bisect.bisect_right([h.start for h in headers], m.start())
         table = KeyTable("part", m.start(), [entries], [{}],
                          [headers[part - 1].numeral if part else 0])
         blocks.append(table)
-        for i in range(m.start(), pos):
-            if chars[i] != "\n":
-                chars[i] = " "
+        _blank(chars, m.start(), pos)
     return "".join(chars), blocks
+
+
+def _question_numbers(part: str) -> set[int]:
+    """The numbers a part's questions most likely carry: the longest run n, n+1, … of
+    well-placed numbers of one style, the higher one on a tie (sub-items ``(1)`` restart
+    low; questions do not)."""
+    best: list[int] = []
+    runs: dict[str, list[int]] = {}  # style -> the run being extended
+    for c in sg.find_candidates(part):
+        if c.quality < 1:
+            continue
+        run = runs.setdefault(c.style, [])
+        if run and c.number == run[-1] + 1:
+            run.append(c.number)
+        else:
+            runs[c.style] = run = [c.number]
+        if (len(run), run[-1]) > (len(best), best[-1] if best else 0):
+            best = list(run)
+    return set(best)
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    """Blank ``chars[start:end]`` out, keeping line breaks (positions hold)."""
+    for i in range(start, end):
+        if chars[i] != "\n":
+            chars[i] = " "

@@ -40,15 +40,15 @@ _FAMILY = {"dot": "n", "dun": "n", "close": "close", "paren": "paren", "di": "di
 _HEADER = re.compile(
     rf"(?:第\s*)?([{CN_NUMERALS}]{{1,3}})\s*(?:[、.．]|部分\s*[：:、]?)\s*"
     r"(?P<name>[^\n（(、，。：:；;]{0,16}?(?:题|题型|部分))"
-    r"\s*(?:[（(](?P<rule>[^）)\n]{0,80})[）)])?")
+    r"\s*(?:[（(](?!\s*\d{1,3}\s*[）)])(?P<rule>[^）)\n]{0,80})[）)])?")
 # "第一部分 基础知识" / "第二大题": the name may be anything short
 _HEADER_PART = re.compile(
     rf"第\s*([{CN_NUMERALS}]{{1,3}})\s*(?:部分|大题)\s*[：:、.．]?\s*"
-    r"(?P<name>[^\n（(，。；;]{0,20}?)\s*(?:[（(](?P<rule>[^）)\n]{0,80})[）)])?(?=\n|\s*第?\s*\d|$)")
+    r"(?P<name>[^\n（(，。；;]{0,20}?)\s*(?:[（(](?!\s*\d{1,3}\s*[）)])(?P<rule>[^）)\n]{0,80})[）)])?(?=\n|\s*第?\s*\d|$)")
 _HEADER_EN = re.compile(
     r"(?<![A-Za-z])(?:Part|PART|Section|SECTION)\s*(?P<num>[A-H]|[IVX]{1,4}|\d{1,2})"
     r"(?![A-Za-z0-9])\s*[—–\-:.：]*\s*(?P<name>[^\n(（\[]{0,60}?)\s*"
-    r"(?:[（(\[](?P<rule>[^）)\]\n]{0,80})[）)\]])?[ \t]*(?=\n|$|Q|Question|第?\s*\d)")
+    r"(?:[（(\[](?!\s*\d{1,3}\s*[）)\]])(?P<rule>[^）)\]\n]{0,80})[）)\]])?[ \t]*(?=\n|$|Q|Question|第?\s*\d)")
 _TYPE_WORDS = re.compile(r"选择|选题|填空|判断|简答|问答|论述|计算|推导|编程|程序|代码|设计|"
                          r"分析|综合|应用|案例|算法|实操|实践|证明|阅读")
 _POINTS = (r"(?:本(?:小)?题|共|满分)?\s*(\d+(?:\.\d+)?)\s*(?:分|points?|pts?\.?|marks?)"
@@ -270,7 +270,8 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
     def seg(a: Candidate, b: Candidate) -> float:
         if b.pos - a.body < min_length:
             return -20
-        style = 0 if a.style == b.style else -2 if _FAMILY[a.style] == _FAMILY[b.style] else -30
+        style = 0 if a.style == b.style or count(a.body, b.pos + 1, head_pos) else \
+            -2 if _FAMILY[a.style] == _FAMILY[b.style] else -30  # a part may number its own way
         if not has_answers:
             return style
         k = count(a.body, b.pos, marks)
