@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from . import segment as sg
@@ -135,10 +136,12 @@ def parse_keys(text: str, *, kind: str, expect: set[int] | None = None) -> KeyTa
     headers = sg.find_headers(text, candidates)
     # numbering starts again at every part heading, and at any "1" of the same style (the
     # explanations of a part, numbered again after its keys)
-    cuts = sorted({h.end for h in headers} |
-                  {c.pos for c in candidates if c.number == 1 and c.quality >= 1})
-    chain, _ = sg.choose_chain(text, candidates,
-                               [sg.SectionHead(p, p, 0, "", "") for p in cuts], min_length=1)
+    placed = 1 if "\n" in text.strip() else 0  # run-on text places no number well
+    styles = Counter(c.style for c in candidates if c.quality >= placed)
+    main = styles.most_common(1)[0][0] if styles else ""  # the entries' own numbering
+    cuts = [c.pos for c in candidates if c.number == 1 and c.quality >= placed
+            and c.style == main]
+    chain, _ = sg.choose_chain(text, candidates, headers, min_length=1, restarts=cuts)
     table = KeyTable(kind)
     head_starts = [h.start for h in headers]
     # runs: a new one at each restart of the numbering

@@ -254,12 +254,15 @@ def _quality(text: str, pos: int, body: int, *, preceded_by_digit: bool) -> floa
 
 
 def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHead],
-                 *, min_length: int = 2) -> tuple[list[Candidate], bool]:
-    """The best chain 1, 2, 3 … (a restart at 1 is allowed right after a part heading);
-    returns it and whether numbering restarted."""
+                 *, min_length: int = 2, restarts: list[int] | None = None
+                 ) -> tuple[list[Candidate], bool]:
+    """The best chain 1, 2, 3 … (a restart at 1 is allowed right after a part heading,
+    or after any of ``restarts``: positions where numbering may start again); returns it
+    and whether numbering restarted."""
     marks = [m.start() for m in ANSWER.finditer(text)]
     has_answers = len(marks) >= 2
-    head_pos = [h.end for h in headers]
+    parts = [h.end for h in headers]  # a part may number its own way
+    head_pos = sorted(set(parts) | set(restarts or ()))
     by_number: dict[int, list[int]] = {}
     for c in candidates:
         by_number.setdefault(c.number, []).append(c.pos)
@@ -270,7 +273,7 @@ def choose_chain(text: str, candidates: list[Candidate], headers: list[SectionHe
     def seg(a: Candidate, b: Candidate) -> float:
         if b.pos - a.body < min_length:
             return -20
-        style = 0 if a.style == b.style or count(a.body, b.pos + 1, head_pos) else \
+        style = 0 if a.style == b.style or count(a.body, b.pos + 1, parts) else \
             -2 if _FAMILY[a.style] == _FAMILY[b.style] else -30  # a part may number its own way
         if not has_answers:
             return style
