@@ -37,18 +37,26 @@ _NUMBER_EN = re.compile(r"(?<![A-Za-z])(?:Question|QUESTION|Problem|PROBLEM|Exer
                         r"(\d{1,3})(?!\d)\s*[.:：)]?")
 # numbering styles: a chain keeps one (a "(1)" list inside a "1." paper is not questions)
 _FAMILY = {"dot": "n", "dun": "n", "close": "close", "paren": "paren", "di": "di", "en": "en"}
+# up to three bracket groups after a heading ("(select all that apply) (3 pts each)",
+# "（共30分（8 + 10 + 12））"), one level of nesting; never a bare number "（16）"
+_BRACKETS = (r"(?P<rule>(?:[ \t]*[（(\[](?![ \t]*\d{1,3}[ \t]*[）)\]])"
+             r"(?:[^（()）\[\]\n]|[（(][^（()）\n]{0,40}[）)]){0,100}[）)\]]){1,3})?")
 _HEADER = re.compile(
     rf"(?:第\s*)?([{CN_NUMERALS}]{{1,3}})\s*(?:[、.．]|部分\s*[：:、]?)\s*"
-    r"(?P<name>[^\n（(、，。：:；;]{0,16}?(?:题|题型|部分))"
-    r"\s*(?:[（(](?!\s*\d{1,3}\s*[）)])(?P<rule>[^）)\n]{0,80})[）)])?")
+    r"(?P<name>[^\n（(、，。：:；;]{0,16}?(?:题|题型|部分))" + _BRACKETS)
 # "第一部分 基础知识" / "第二大题": the name may be anything short
 _HEADER_PART = re.compile(
     rf"第\s*([{CN_NUMERALS}]{{1,3}})\s*(?:部分|大题)\s*[：:、.．]?\s*"
-    r"(?P<name>[^\n（(，。；;]{0,20}?)\s*(?:[（(](?!\s*\d{1,3}\s*[）)])(?P<rule>[^）)\n]{0,80})[）)])?(?=\n|\s*第?\s*\d|$)")
+    r"(?P<name>[^\n（(，。；;]{0,20}?)" + _BRACKETS + r"(?=\n|\s*第?\s*\d|$)")
 _HEADER_EN = re.compile(
     r"(?<![A-Za-z])(?:Part|PART|Section|SECTION)\s*(?P<num>[A-H]|[IVX]{1,4}|\d{1,2})"
-    r"(?![A-Za-z0-9])\s*[—–\-:.：]*\s*(?P<name>[^\n(（\[]{0,60}?)\s*"
-    r"(?:[（(\[](?!\s*\d{1,3}\s*[）)\]])(?P<rule>[^）)\]\n]{0,80})[）)\]])?[ \t]*(?=\n|$|Q|Question|第?\s*\d)")
+    r"(?![A-Za-z0-9])\s*[—–\-:.：]*\s*(?P<name>[^\n(（\[]{0,60}?)" + _BRACKETS +
+    r"[ \t]*(?=\n|$|Q|Question|第?\s*\d)")
+_GROUP = re.compile(r"[（(\[]((?:[^（()）\[\]]|[（(][^（()）]*[）)])*)[）)\]]")
+_RULE_WORDS = re.compile(r"\d\s*(?:分|points?|pts?|marks?)|分|points?|marks?|每|共|total|each",
+                         re.I)
+
+
 _TYPE_WORDS = re.compile(r"选择|选题|填空|判断|简答|问答|论述|计算|推导|编程|程序|代码|设计|"
                          r"分析|综合|应用|案例|算法|实操|实践|证明|阅读")
 _POINTS = (r"(?:本(?:小)?题|共|满分)?\s*(\d+(?:\.\d+)?)\s*(?:分|points?|pts?\.?|marks?)"
@@ -181,7 +189,9 @@ def find_headers(text: str, candidates: list[Candidate]) -> list[SectionHead]:
             title_end = m.end("name") if m["name"] else m.end("num" if kind == "en" else 1)
             title = text[m.start():title_end].strip()
             title = re.sub(r"\s+", "" if kind == "cn" else " ", title)
-            found.append((m.start(), m.end(), numeral, title, name, (m["rule"] or "").strip(),
+            rule, extra = _split_brackets(m["rule"] or "")
+            name = (name + " " + extra).strip()
+            found.append((m.start(), m.end(), numeral, title, name, rule,
                           0 if kind == "cn" else 1))
     found.sort()
     heads: list[SectionHead] = []
@@ -195,6 +205,15 @@ def find_headers(text: str, candidates: list[Candidate]) -> list[SectionHead]:
         family = kind
         heads.append(SectionHead(start, end, numeral, title, name, rule))
     return heads
+
+
+def _split_brackets(groups: str) -> tuple[str, str]:
+    """A heading's bracket groups: the scoring rule (points) and the rest (a remark such as
+    "select all that apply", which still says what the part is)."""
+    rules, remarks = [], []
+    for g in _GROUP.finditer(groups):
+        (rules if _RULE_WORDS.search(g[1]) else remarks).append(g[1].strip())
+    return "；".join(rules), " ".join(remarks)
 
 
 _NUMBER_THEN_DIGIT = re.compile(r"(\d+)\s*([.．、])(?=\d)")
