@@ -86,8 +86,8 @@ def split_answer_appendix(text: str) -> tuple[str, KeyTable | None]:
     """The questions, and the appendix of keys printed after them (None when there is
     none: keys inline, per part, or absent)."""
     for m in _APPENDIX.finditer(text):
-        if m.start() < 0.3 * len(text):
-            continue  # an appendix follows the questions; this is a word inside one
+        if m.start() < 0.1 * len(text):
+            continue  # an appendix follows the questions (its explanations may be long)
         if not _heading_like(text, m):
             continue
         before = text[:m.start()]
@@ -97,7 +97,8 @@ def split_answer_appendix(text: str) -> tuple[str, KeyTable | None]:
         table.start = m.start()
         numbers = {c.number for c in sg.find_candidates(before)}
         keyed = {n for part in table.parts for n in part}
-        if len(keyed) >= 2 and len(keyed & numbers) >= 0.8 * len(keyed):
+        if len(keyed) >= 2 and len(keyed & numbers) >= 0.8 * len(keyed) and \
+                len(keyed) >= 0.5 * len(_question_numbers(before) or keyed):
             return before, table
     return text, None
 
@@ -114,9 +115,30 @@ def _heading_like(text: str, m: re.Match) -> bool:
         after.startswith(("Part", "PART", "Section", "SECTION", "(", "（", "Q"))
 
 
-def parse_keys(text: str, *, kind: str, expect: set[int] | None = None) -> KeyTable:
+_NOTES_HEAD = re.compile(r"^[ \t#*]*(?:Explanations?|EXPLANATIONS?|Rationales?|Solutions? explained|"
+                        r"答案解析|解析|详解|试题解析)[ \t*]*[:：]?[ \t]*$", re.M)
+
+
+def parse_keys(text: str, *, kind: str, expect: set[int] | None = None,
+               restart: bool = True) -> KeyTable:
     """Keys (and explanations) of an appendix or a part's key block, by part. ``expect``:
-    the numbers of the questions the keys belong to (a list inside an answer is not)."""
+    the numbers of the questions the keys belong to (a list inside an answer is not);
+    ``restart``: numbering may start again without a heading. An ``Explanations`` /
+    ``解析`` heading on its own line starts the explanations, numbered like the keys."""
+    notes_head = _NOTES_HEAD.search(text)
+    if notes_head and text[:notes_head.start()].strip():
+        table = parse_keys(text[:notes_head.start()], kind=kind, expect=expect,
+                           restart=restart)
+        numbers = {n for part in table.parts for n in part}
+        notes = parse_keys(text[notes_head.end():], kind=kind, expect=numbers or expect,
+                           restart=len(table.parts) > 1 and restart)
+        for index, part in enumerate(notes.parts):  # entries there are explanations
+            target = min(index, len(table.explanations) - 1) if table.explanations else -1
+            if target < 0:
+                break
+            for number, entry in part.items():
+                table.explanations[target].setdefault(number, entry)
+        return table
     text = _table_grids(text)
     grids: list[tuple[int, dict[int, str]]] = []  # (position, keys)
 
@@ -140,8 +162,12 @@ def parse_keys(text: str, *, kind: str, expect: set[int] | None = None) -> KeyTa
     styles = Counter(c.style for c in candidates if c.quality >= placed)
     main = styles.most_common(1)[0][0] if styles else ""  # the entries' own numbering
     cuts = [c.pos for c in candidates if c.number == 1 and c.quality >= placed
-            and c.style == main]
+            and c.style == main] if restart else []
     chain, _ = sg.choose_chain(text, candidates, headers, min_length=1, restarts=cuts)
+    if cuts:  # numbered through after all? then a "1." list inside an answer is no restart
+        through, _ = sg.choose_chain(text, candidates, headers, min_length=1)
+        if len(through) >= 0.9 * len(chain):
+            chain = through
     table = KeyTable(kind)
     head_starts = [h.start for h in headers]
     # runs: a new one at each restart of the numbering
