@@ -18,7 +18,7 @@ __all__ = ["KeyTable", "split_answer_appendix", "cut_part_keys"]
 _APPENDIX = re.compile(
     r"(?:参考答案(?:及解析|与解析|和解析|详解)?|答案(?:及|与|和)?(?:解析|详解)|答案汇总|标准答案|答案部分|"
     r"答案(?=\s*[：:]?\s*(?:[一二三四五六七八九十]\s*[、.．]|1\s*[.．、)）:：-]))|"
-    r"(?<![A-Za-z])(?:Answer\s*[Kk]ey|ANSWER\s*KEY|Answers?(?:\s*(?:and|&|with)\s*"
+    r"(?<![A-Za-z])(?:Answer\s*[Kk]ey|ANSWER\s*KEY|Answers(?:\s*(?:and|&|with)\s*"
     r"[Ee]xplanations?)?|ANSWERS|Solutions|SOLUTIONS|Key\s*to\s*(?:the\s*)?[Qq]uestions))"
     r"(?![A-Za-z])[ \t]*[：:]?")
 # a grid: "1-5 BDACB", "1～5：B D A C B"; the damaged "15BDACB" is tried separately
