@@ -567,7 +567,7 @@ def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion
 
 _LAST_KEY = re.compile(r"(?:^|\n)[^\n]{0,40}(?:答案|Answer|Key|\d)[^\n]{0,12}[:：.、)\s]\s*"
                        r"[（(]?[A-Ha-h](?:\s*[,，、]?\s*[（(]?[A-Ha-h][)）]?)*[)）]?\s*$|"
-                       r"(?<!\d)\d{1,3}\s*[.、:：)]\s*[^\n\d]{1,30}$")
+                       r"(?<!\d)\d{1,3}\s*[.、:：)]\s*[^\n\d，,：:；;。]{1,20}$")
 
 
 def _ends_with_key(visible: str) -> bool:
