@@ -29,7 +29,7 @@ ANSWER = re.compile(
 EXPLANATION = re.compile(r"(?:答案)?解析\s*[：:]|【(?:答案)?解析】|"
                          r"(?<![A-Za-z])(?:Explanation|EXPLANATION|Rationale)\s*[:：]")
 # "N." / "N、" (dot-style numbers; "1.x" and "3.5" are versions, not questions)
-_NUMBER_RUN = re.compile(r"(\d+)\s*([.．、])(?!\d)(?![xX](?![A-Za-z0-9]))")
+_NUMBER_RUN = re.compile(r"(\d+)\s*([.．](?!\d)|、)(?![xX](?![A-Za-z0-9]))")
 _NUMBER_CLOSE = re.compile(r"(?<![(（\dA-Za-z_])(\d{1,3})\s*[)）](?![\d)）])")
 _NUMBER_PAREN = re.compile(r"[（(]\s*(\d{1,3})\s*[)）]")
 _NUMBER_WORD = re.compile(r"第\s*(\d{1,3})\s*题\s*[.．、:：]?")
@@ -216,7 +216,7 @@ def _split_brackets(groups: str) -> tuple[str, str]:
     return "；".join(rules), " ".join(remarks)
 
 
-_NUMBER_THEN_DIGIT = re.compile(r"(\d+)\s*([.．、])(?=\d)")
+_NUMBER_THEN_DIGIT = re.compile(r"(\d+)\s*([.．])(?=\d)")
 
 
 def find_candidates(text: str, *, keys: bool = False) -> list[Candidate]:
