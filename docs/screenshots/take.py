@@ -255,6 +255,28 @@ def interchange(app: QApplication, window: MainWindow, db, lang: str) -> None:
     window.go_library()
 
 
+def paper_import(app: QApplication, window: MainWindow, lang: str) -> None:
+    """Papers written elsewhere under import review (issue 26), at both sizes: an English
+    answer-key paper (plain text) and a Chinese web copy as Word with its keys in an
+    appendix; a multiple-choice question shows its key and where it was printed."""
+    sys.path.insert(0, str(HERE.parents[1]))
+    from bench import paper_render as pr
+
+    out = Path(tempfile.mkdtemp(prefix="examdesk-papers-"))
+    for pid, layout, fmt, number, name in (
+            ("001", "en_appendix", "txt", 12, "paper_import_en"),
+            ("000", "cn_web_appendix", "docx", 16, "paper_import_zh")):
+        window.import_paper(pr.render(pid, layout, fmt, out))
+        spin(app, lambda: window.screen_view is not None
+             and window.screen_view.objectName() == "import_screen", timeout=30)
+        window.screen_view.review.select(number)
+        for width, height in SIZES:
+            window.resize(width, height)
+            spin(app, lambda: True)
+            grab(window, f"{name}_{lang}_{width}x{height}.png")
+        window.go_library()
+
+
 def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str,
                     name: str = "fill_in_verdict") -> None:
     """001/20: blank 1 right (one of its accepted forms), blank 2 wrong."""
@@ -401,6 +423,7 @@ def take(lang: str, only: str = "all") -> int:
         closed_book_exam(app, window, lang, "exam_dark")
     if only in ("all", "interchange"):
         interchange(app, window, db, lang)
+        paper_import(app, window, lang)
     if only == "all":
         if lang == "zh_CN":
             tour(app, window, db)

@@ -308,6 +308,9 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
         rule = rules[raw.section] if raw.section >= 0 else Rule()
         q = _question(b, raw, section_type(header.name) if header else "", rule, sk)
         q.source_text = b.restore_source(b.text[raw.start:raw.end]).strip()
+        if raw.key_source in ("part", "appendix") and raw.answer:
+            # the key as printed away from the question, so the review shows it beside it
+            q.source_text += f"\n\n⟶ {raw.printed}. {b.restore_source(raw.answer)[:400]}"
         questions.append(q)
         section_of.append(raw.section)
     _mark_truncation(b, sk, questions, appendix_text)
