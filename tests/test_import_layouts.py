@@ -173,3 +173,16 @@ def test_no_questions_and_too_large_give_messages():
         paper("Just a page of notes about transformers.\nNothing numbered here.")
     with pytest.raises(NoQuestions, match="million characters"):
         paper("1.甲？答案：A\n" + "x" * build.MAX_CHARS)
+
+
+def test_bare_code_is_fenced_but_options_that_look_like_code_are_options():
+    p = paper("一、单选题（每题2分）\n"
+              "1.哪一行能编译模型？\nA.torch.compile(model)\nB.torch.jit.script(model)\n"
+              "C.model.compile()\nD.compile(model)\n答案：A\n"
+              "二、编程题（10分）\n2.实现 relu。\n答案：\ndef relu(x):\n    return x.clamp(min=0)\n\n"
+              "解析：clamp 即可。")
+    q1, q2 = p.questions
+    assert q1.options["A"] == "`torch.compile(model)`" or q1.options["A"] == "torch.compile(model)"
+    assert list(q1.options) == ["A", "B", "C", "D"] and q1.seed_answer == "A"
+    assert q2.type == "programming" and q2.code["seed"] == "def relu(x):\n    return x.clamp(min=0)\n"
+    assert q2.explanation == "clamp 即可。"

@@ -59,6 +59,7 @@ MAX_LINE = 2000  # longer lines are not parsed (never code a person typed)
 
 _CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff5e]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_OPTION_LETTER = re.compile(r"^\s*([A-H])\s*[.．]\S")
 
 _ANSWER_WORDS = (r"答案|参考答案|正确答案|答|解答|解|Answer|Answers|Ans|Solution|"
                  r"Reference answer|Reference solution|Key")
@@ -380,8 +381,24 @@ class _Finder:
     def kind(self, i: int) -> _Info:
         info = self.info[i]
         if info is None:
-            info = self.info[i] = _classify(self.lines[i])
+            info = _classify(self.lines[i])
+            if info.kind != MARKER and self._option_line(i):
+                info = _Info(MARKER)
+            self.info[i] = info
         return info
+
+    def _option_line(self, i: int) -> bool:
+        """``A.torch.compile(m)`` over ``B.torch.jit.script(m)``: options A, B, … printed
+        without a space read like attribute access; the letters in sequence say options."""
+        m = _OPTION_LETTER.match(self.lines[i])
+        if not m:
+            return False
+        letter = m[1]
+        for j, step in ((i - 1, -1), (i + 1, 1)):
+            if 0 <= j < self.n and (n := _OPTION_LETTER.match(self.lines[j])) and \
+                    ord(n[1]) - ord(letter) == step:
+                return True
+        return False
 
     def _string_closes(self, i: int, delim: str) -> bool:
         nxt = (self.next_dq if delim == '"""' else self.next_sq)[i + 1]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ...model import BLANK_MARK, Problem, ReviewFlag
 from ..pack import DraftPaper, DraftQuestion, DraftSection, ImportResult
 from . import keys
+from .bare_code import fence_bare_code
 from . import segment as sg
 from .code import CodeResult, repair_block, split_language
 from .code_lexer import NAME, lex
@@ -112,7 +113,10 @@ class _Builder:
         self.name = name
         self.codes: list[_Code] = []
         self.warnings: list[Problem] = []
-        self.text = _plain(self._protect(sg.normalise(to_simplified(text))))
+        text = sg.normalise(to_simplified(text))
+        if text.count("\n") >= 3:  # code printed as bare lines: fenced, then repaired
+            text = fence_bare_code(text)
+        self.text = _plain(self._protect(text))
         self.vocabulary = self._code_vocabulary()
 
     # --- code blocks behind placeholders ---------------------------------------------------
