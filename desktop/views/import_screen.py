@@ -14,11 +14,12 @@ from .import_review import ImportReviewView
 from .screen import Screen
 from .translation import tr
 
-FILE_FILTER_EXTENSIONS = "*.txt *.md *.docx *.xml *.gift"
+FILE_FILTER_EXTENSIONS = "*.txt *.md *.markdown *.docx *.pdf *.html *.htm *.xml *.gift"
 
 
 def file_filter() -> str:
-    return (tr("Papers (text, Markdown, Word, Moodle XML, GIFT)") + f" ({FILE_FILTER_EXTENSIONS})"
+    return (tr("Papers (text, Markdown, Word, PDF, web page, Moodle XML, GIFT)") +
+            f" ({FILE_FILTER_EXTENSIONS})"
             + ";;" + tr("All files") + " (*)")
 
 

@@ -350,38 +350,38 @@
     </message>
     <message>
         <location filename="../../desktop/views/import_screen.py" line="21"/>
-        <source>Papers (text, Markdown, Word, Moodle XML, GIFT)</source>
-        <translation>试卷（文本、Markdown、Word、Moodle XML、GIFT）</translation>
+        <source>Papers (text, Markdown, Word, PDF, web page, Moodle XML, GIFT)</source>
+        <translation>试卷（文本、Markdown、Word、PDF、网页、Moodle XML、GIFT）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="22"/>
+        <location filename="../../desktop/views/import_screen.py" line="23"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="31"/>
+        <location filename="../../desktop/views/import_screen.py" line="32"/>
         <source>Import pasted text</source>
         <translation>导入粘贴的文本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="34"/>
+        <location filename="../../desktop/views/import_screen.py" line="35"/>
         <source>Paste the whole paper: questions, options, 答案 and 解析 as copied. Damage from the web page (Traditional characters, pinyin glosses, lost symbols) is repaired or flagged for you to check.</source>
         <translation>粘贴整份试卷：题目、选项、答案和解析，按复制的原样粘贴即可。网页带来的问题（繁体字、拼音注音、丢失的符号）会自动修复，或标记出来供你核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="44"/>
+        <location filename="../../desktop/views/import_screen.py" line="45"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="61"/>
+        <location filename="../../desktop/views/import_screen.py" line="62"/>
         <location filename="../../desktop/views/report.py" line="163"/>
         <location filename="../../desktop/views/review_session.py" line="59"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="64"/>
+        <location filename="../../desktop/views/import_screen.py" line="65"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
