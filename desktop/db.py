@@ -4,7 +4,8 @@ Anki's ``CollectionOp`` pattern: every action (``question_db.actions``) runs, in
 the one thread that owns the SQLite connection (``question_db.store_worker.StoreWorker``);
 the result comes back to the UI thread through a queued signal, where the ``on_done``
 callback runs, and then ``sig_changed`` tells every screen what the action touched
-(``actions.Changes``), so screens refresh themselves. Errors are never swallowed: an
+(``actions.Changes``) and who ran it (the ``initiator``: Anki's ``handler``), so screens
+refresh themselves, and the one that asked does not reload what it has just set. Errors are never swallowed: an
 action that failed is ``sig_error`` (or ``on_error``), a screen's callback that crashed is
 ``sig_callback_error`` (a bug in examdesk, reported apart), and a disk that refuses a write
 (full, read-only) is ``sig_storage_error``: the caller keeps what the learner entered on
@@ -70,9 +71,9 @@ class DbOps(QObject):
     sig_callback_error = Signal(str, str)
     """A screen's callback crashed on an operation's result (a bug): (message, traceback)."""
 
-    sig_changed = Signal(object)
-    """An operation changed stored data: (``question_db.actions.Changes``). Emitted after its
-    ``on_done`` ran."""
+    sig_changed = Signal(object, object)
+    """An operation changed stored data: (``question_db.actions.Changes``, initiator: the
+    object that ran it, or None). Emitted after its ``on_done`` ran."""
 
     sig_storage_error = Signal(object)
     """A write was refused by the disk (``StorageFull``, ``StorageReadOnly``, …): (error).
@@ -81,7 +82,8 @@ class DbOps(QObject):
     sig_idle = Signal()
     """Every queued operation has finished and its callback has run."""
 
-    _sig_done = Signal(object, object, object)  # (on_done, on_error, future): queued
+    # (on_done, on_error, initiator, future): queued to the UI thread
+    _sig_done = Signal(object, object, object, object)
 
     def __init__(self, open_worker: Callable[[], StoreWorker] | StoreWorker,
                  parent: QObject | None = None) -> None:
@@ -129,11 +131,14 @@ class DbOps(QObject):
         return self._pending
 
     def run(self, fn: Callable[..., Any], *args: Any, on_done: Callable[[Any], None] | None = None,
-            on_error: Callable[[BaseException], None] | None = None, **kwargs: Any) -> Future:
+            on_error: Callable[[BaseException], None] | None = None,
+            initiator: object | None = None, **kwargs: Any) -> Future:
         """Run ``fn(store, *args, **kwargs)`` on the store thread; ``on_done(result)`` here.
 
         A failure goes to ``on_error(exception)`` when given (the caller shows it, or passes
-        it on to ``report``), else to ``report``.
+        it on to ``report``), else to ``report``. ``initiator`` (the screen that runs it)
+        goes with the result's changes in ``sig_changed``: that screen shows the outcome
+        from ``on_done`` and need not reload it.
         """
         self._pending += 1
         try:
@@ -142,7 +147,8 @@ class DbOps(QObject):
             self._pending -= 1
             raise
         # The done-callback fires on the worker thread; the signal hops to the UI thread.
-        future.add_done_callback(lambda f: self._sig_done.emit(on_done, on_error, f))
+        future.add_done_callback(
+            lambda f: self._sig_done.emit(on_done, on_error, initiator, f))
         return future
 
     def run_beside(self, fn: Callable[..., Any], *args: Any,
@@ -162,12 +168,13 @@ class DbOps(QObject):
                 future.set_exception(exc)
 
         self._pending += 1
-        future.add_done_callback(lambda f: self._sig_done.emit(on_done, on_error, f))
+        future.add_done_callback(lambda f: self._sig_done.emit(on_done, on_error, None, f))
         threading.Thread(target=work, name="examdesk-beside", daemon=True).start()
         return future
 
     def _deliver(self, callback: Callable[[Any], None] | None,
-                 on_error: Callable[[BaseException], None] | None, future: Future) -> None:
+                 on_error: Callable[[BaseException], None] | None, initiator: object | None,
+                 future: Future) -> None:
         self._pending -= 1
         try:
             error = future.exception()
@@ -189,7 +196,7 @@ class DbOps(QObject):
                                                      traceback.format_exc())
                 changes = changes_of(result)
                 if changes:
-                    self.sig_changed.emit(changes)
+                    self.sig_changed.emit(changes, initiator)
         finally:
             if self._pending == 0:
                 self.sig_idle.emit()

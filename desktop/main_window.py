@@ -335,11 +335,13 @@ class MainWindow(QMainWindow):
         if self.screen_view is not None:
             self.screen_view.apply_theme()
 
-    def apply_changes(self, changes: Changes) -> None:
-        """What an action changed: every screen refreshes what it shows of it."""
-        self.library.apply_changes(changes)
-        if self.screen_view is not None:
-            self.screen_view.apply_changes(changes)
+    def apply_changes(self, changes: Changes, initiator: object | None = None) -> None:
+        """What an action changed (``DbOps.sig_changed``): every screen hears it, with who
+        ran it and whether it is the one on top (a hidden one refreshes once shown)."""
+        current = self.stack.currentWidget()
+        for screen in (self.library, self.screen_view):
+            if screen is not None:
+                screen.apply_changes(changes, initiator=initiator, focused=screen is current)
 
     # --- screens -------------------------------------------------------------------------
     def _show_screen(self, view: Screen) -> None:
@@ -373,7 +375,7 @@ class MainWindow(QMainWindow):
         if self.console_placement is not None:
             self.console_placement.set_allowed(True)
             self.console_placement.set_kind(OTHER_KIND)
-        self.library.refresh()
+        self.library.show_again()
 
     def paper(self, paper_id: str) -> Paper | None:
         try:

@@ -93,7 +93,11 @@ def test_subjective_self_marks_are_stored(launch, tmp_path):
     editor.insertPlainText(" 只训练低秩增量")  # QTest.keyClicks aborts on non-Latin-1 text
     view.submit_current()
     app.wait_idle()
-    assert page.answer.rubric is not None and page.answer.rubric.isVisible()
+    # The reference answer and the rubric are laid out beside the text; Qt shows them in a
+    # queued call, a turn after the verdict (the reloads a submit no longer queues, issue
+    # 27, used to give that turn before the store was idle).
+    app.qtbot.waitUntil(lambda: page.answer.rubric is not None
+                        and page.answer.rubric.isVisible())
     assert view.marks_button.isVisible()
     rubric = page.question.rubric
     app.qtbot.mouseClick(page.answer.rubric.boxes[0], Qt.MouseButton.LeftButton)

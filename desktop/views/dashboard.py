@@ -107,7 +107,7 @@ class DashboardView(Screen):
     def apply_theme(self) -> None:
         self.reload()
 
-    def apply_changes(self, changes: Changes) -> None:
+    def refresh_from(self, changes: Changes, *, initiator: object | None) -> None:
         if changes.everything:
             self.reload()
 

@@ -35,6 +35,7 @@ from ..db import DbOps, deferred_action
 from .countdown import format_remaining
 from ..theme import Role, css, theme
 from .points import format_points
+from .screen import Screen
 from .wrapped_label import WrappedLabel
 
 if TYPE_CHECKING:  # the store and the actions are imported by the store thread
@@ -229,8 +230,12 @@ class PaperCard(QFrame):
         self.reports_button.setEnabled(bool(self.finished))
 
 
-class LibraryView(QWidget):
-    """All papers. Emits what the learner chose; the main window acts on it."""
+class LibraryView(Screen):
+    """All papers. Emits what the learner chose; the main window acts on it.
+
+    Under another screen it is hidden: the changes of actions taken there are only noted
+    (``Screen.apply_changes``), and its summary is loaded once when it is back on top.
+    """
 
     sig_practice = Signal(str)
     """Practise this paper: (paper id)."""
@@ -277,6 +282,8 @@ class LibraryView(QWidget):
         self._unbuilt: list[Paper] = []  # still to build (idle turns)
         self._last_paper: str | None = None
         self._summary: LibrarySummary | None = None
+        self._summaries_queued = 0  # library_summary jobs whose result has not come back
+        self._queued_for: Bank | None = None  # the bank the newest of them summarises
         self.due_count = 0
         self._build_timer = QTimer(self)
         self._build_timer.setInterval(0)
@@ -409,18 +416,34 @@ class LibraryView(QWidget):
         self._build_timer.stop()
 
     def refresh(self) -> None:
-        """Reload scores, badges and reports from the store."""
-        if self.bank.papers:
-            self.db.run(deferred_action("library_summary"), bank=self.bank,
-                        on_done=self._show_summary)
+        """Reload scores, badges and reports from the store, unless a reload of this bank
+        is queued already: the store runs jobs in order, so that one will read whatever
+        was written before it (a change delivered meanwhile came from an earlier job)."""
+        if not self.bank.papers or (self._summaries_queued and self._queued_for is self.bank):
+            return
+        self._summaries_queued += 1
+        self._queued_for = self.bank
+        self.db.run(deferred_action("library_summary"), bank=self.bank,
+                    on_done=self._show_summary, on_error=self._summary_failed)
 
-    def apply_changes(self, changes: Changes) -> None:
+    def refresh_from(self, changes: Changes, *, initiator: object | None) -> None:
         """Scores, unfinished exams, practice or the review counts changed: reload."""
         if changes.everything or changes.reviews or any(
                 changes.touches_paper(p.id) for p in self.bank.papers):
             self.refresh()
 
+    def show_again(self) -> None:
+        """Back on top: one reload, whatever changed meanwhile. Also when nothing did: an
+        unfinished exam's time left and today's due count move with the clock."""
+        super().show_again()
+        self.refresh()  # a no-op if show_again() just queued one
+
+    def _summary_failed(self, error: BaseException) -> None:
+        self._summaries_queued -= 1
+        self.db.report(error)
+
     def _show_summary(self, summary: LibrarySummary) -> None:
+        self._summaries_queued -= 1
         self._summary = summary
         for card in self.cards.values():
             self._fill_card(card, summary)

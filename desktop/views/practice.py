@@ -443,7 +443,8 @@ class PracticeView(PaperSessionView):
                     session_id=self.session_of(question), question=question,
                     response=response, seconds=self.seconds.get(question.id, 0.0),
                     on_done=lambda outcome, q=question: self._submitted(q, outcome),
-                    on_error=lambda error, q=question: self._submit_failed(q, error))
+                    on_error=lambda error, q=question: self._submit_failed(q, error),
+                    initiator=self)
 
     def _submitted(self, question: Question, outcome: actions.PracticeOutcome) -> None:
         self.saving.discard(question.id)
@@ -496,7 +497,8 @@ class PracticeView(PaperSessionView):
                     session_id=self.session_of(question), question=question, answer=ref,
                     response=page.answer.response(),
                     seconds=self.seconds.get(question.id, 0.0),
-                    on_done=lambda outcome, q=question: self._regraded(q, outcome))
+                    on_done=lambda outcome, q=question: self._regraded(q, outcome),
+                    initiator=self)
 
     def _regraded(self, question: Question, outcome: actions.PracticeOutcome) -> None:
         self.grades[question.id] = outcome.grade.to_json()
@@ -540,7 +542,8 @@ class PracticeView(PaperSessionView):
         self.db.run(study.reveal_answer, session_id=self.session_of(question),
                     question=question,
                     on_done=lambda result, q=question: self._revealed(q, result),
-                    on_error=lambda error, q=question: self._reveal_failed(q, error))
+                    on_error=lambda error, q=question: self._reveal_failed(q, error),
+                    initiator=self)
 
     def _revealed(self, question: Question, result: study.Revealed) -> None:
         self.revealing.discard(question.id)
@@ -620,7 +623,8 @@ class PracticeView(PaperSessionView):
         self.db.run(study.recite, question=question, knew=knew,
                     session_id=self.session_of(question),
                     on_done=lambda result, q=question: self._recited(q, result),
-                    on_error=lambda error, q=question: self._reveal_failed(q, error))
+                    on_error=lambda error, q=question: self._reveal_failed(q, error),
+                    initiator=self)
 
     def _recited(self, question: Question, result: study.Recited) -> None:
         self.revealing.discard(question.id)
@@ -652,15 +656,18 @@ class PracticeView(PaperSessionView):
         super().keyPressEvent(event)
 
     # --- changes from elsewhere ----------------------------------------------------------
-    def apply_changes(self, changes: Changes) -> None:
-        """Marks follow what was stored about these questions (here or elsewhere); stars
-        and notes follow an import or a restore."""
+    def refresh_from(self, changes: Changes, *, initiator: object | None) -> None:
+        """Marks follow what was stored about these questions elsewhere (a rating, the
+        wrong-answer book, an import); stars and notes follow an import or a restore. What
+        this screen stored itself (submit, regrade, Show answer, recite) its callbacks
+        have already marked: no ``marks_of`` for it."""
         if self.closed:
             return
         if changes.everything:
             self.reload_marks()
             self.reload_personal()
-        elif changes.questions and any(q in self._position for q in changes.questions):
+        elif initiator is not self and changes.questions \
+                and any(q in self._position for q in changes.questions):
             self.reload_marks()
 
     # --- review schedule -----------------------------------------------------------------

@@ -379,7 +379,7 @@ class ReportView(Screen):
     def apply_theme(self) -> None:
         self.show_report(self.report)
 
-    def apply_changes(self, changes: Changes) -> None:
+    def refresh_from(self, changes: Changes, *, initiator: object | None) -> None:
         """Progress was imported or restored: regrade from the store. (Its own marks come
         back through ``_mark``'s callback.)"""
         if changes.everything:

@@ -155,7 +155,7 @@ class WrongBookView(Screen):
     def apply_theme(self) -> None:
         self.reload()
 
-    def apply_changes(self, changes: Changes) -> None:
+    def refresh_from(self, changes: Changes, *, initiator: object | None) -> None:
         """Reviews changed (here, in a practice run, by an import): the book follows."""
         if changes.reviews or changes.everything:
             self.reload()
