@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from desktop.views.paper_session import TIME_SAVE_MS
 from desktop.views.practice import PracticeView
 from gui_fixtures import launch, no_leaked_qt_objects  # noqa: F401
 
@@ -50,6 +51,26 @@ def submit_first_question(app, view: PracticeView, key: Qt.Key = Qt.Key.Key_1) -
     app.qtbot.waitUntil(lambda: view.questions[0].id in view.answers
                         and view.pages[0].feedback.isVisible())
     app.wait_idle()
+
+
+def test_one_practice_submit_puts_exactly_one_job_on_the_store_queue(launch, monkeypatch):
+    """Before: four jobs per submit: the submit, a whole-bank library_summary for the
+    hidden library, marks_of reloading the mark the screen had just set, and the 1 Hz time
+    save of the question just submitted."""
+    app = launch()
+    view = open_practice(app)
+    view.go_to(1)
+    view.go_to(0)
+    # The move's save (time, position) is stored: not a job of the submit.
+    app.qtbot.waitUntil(lambda: not view.position_due() and view.db.pending == 0)
+    app.qtbot.keyClick(view, Qt.Key.Key_1)  # its draft save is dropped by the submit
+    jobs = record_jobs(app, monkeypatch)
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)
+    app.qtbot.waitUntil(lambda: view.pages[0].feedback.isVisible())
+    app.qtbot.wait(TIME_SAVE_MS + 300)  # the per-second time save would have run by now
+    app.wait_idle()
+    assert "Correct" in view.pages[0].verdict.text()
+    assert jobs == ["submit_practice_answer"]
 
 
 def test_a_hidden_library_loads_its_summary_once_when_shown_again(launch, monkeypatch):
@@ -111,3 +132,20 @@ def test_the_library_shows_a_new_exam_score_when_shown_again(launch, monkeypatch
     assert card.scores.text().startswith("Best 2 · last 2 of ")
     assert card.scores.text().endswith(" points · 1 exam(s)")
 
+
+def test_a_submit_right_after_leaving_a_submitted_question_still_stores_the_position(
+        launch, tmp_path):
+    """No time save follows a submitted question any more, so the move away from one
+    queues nothing of its own: the submit that follows must not cancel the position save
+    the move made due (a relaunch reopens there)."""
+    from gui_fixtures import db_rows
+
+    app = launch()
+    view = open_practice(app)
+    submit_first_question(app, view)
+    view.go_to(1)
+    app.qtbot.keyClick(view, Qt.Key.Key_1)
+    app.qtbot.keyClick(view, Qt.Key.Key_Return)  # within the draft delay of the move
+    db = tmp_path / "progress.sqlite3"
+    app.qtbot.waitUntil(lambda: db_rows(db, "SELECT position FROM sessions WHERE id = ?",
+                                        [view.session_id]) == [{"position": "000/2"}])

@@ -362,7 +362,10 @@ class PaperSessionView(Screen):
         if 0 <= self.current < len(self.questions) and not self.closed:
             # The time spent on the question left goes with the next draft save (within
             # DRAFT_DELAY_MS), not now: a switch stays a stack swap (bench: question_switch).
-            self._time_dirty.add(self.question_id(self.current))
+            # That save also stores the new position, so it is due even when the time is not.
+            left = self.question_id(self.current)
+            if self.saves_time(left):
+                self._time_dirty.add(left)
             if not self._draft_timer.isActive():
                 self._draft_timer.start()
         if not self.closed:
@@ -502,14 +505,19 @@ class PaperSessionView(Screen):
         self._time_dirty.clear()
         self.save_position()
 
+    def position_due(self) -> bool:
+        """Whether the question on screen is not yet stored as where its session was left."""
+        if not 0 <= self.current < len(self.questions):
+            return False
+        question = self.questions[self.current]
+        return self._stored_position.get(self.session_of(question)) != question.id
+
     def save_position(self) -> None:
         """Store the question on screen as where its session was left (once per move)."""
-        if not 0 <= self.current < len(self.questions):
+        if not self.position_due():
             return
         question = self.questions[self.current]
         session_id = self.session_of(question)
-        if self._stored_position.get(session_id) == question.id:
-            return
         self._stored_position[session_id] = question.id
         self.db.run(study.set_position, session_id=session_id, question_id=question.id,
                     on_error=lambda error, sid=session_id: self._position_not_saved(sid, error))
@@ -525,10 +533,15 @@ class PaperSessionView(Screen):
         if self.closed or not 0 <= self.current < len(self.questions):
             return
         qid = self.question_id(self.current)
-        if qid in self._dirty:  # its draft save is due (or waits for the disk) with the time
-            return
+        if qid in self._dirty or not self.saves_time(qid):
+            return  # its draft save is due (or waits for the disk) with the time; or done
         self._account_time()
         self._queue_draft(qid, on_error=self._time_not_saved)
+
+    def saves_time(self, question_id: str) -> bool:
+        """Whether time on ``question_id`` is still saved with its draft (practice: not
+        once it is submitted: the submit stored its time with the answer)."""
+        return True
 
     @staticmethod
     def _time_not_saved(error: BaseException) -> None:

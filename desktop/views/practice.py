@@ -403,6 +403,12 @@ class PracticeView(PaperSessionView):
         return self.pages.get(index) if index is not None else None
 
     # --- hooks of the base screen ---------------------------------------------------------
+    def saves_time(self, question_id: str) -> bool:
+        """Not for a question submitted (or being submitted) here: its time went with the
+        answer, and reading the key afterwards is not time on the answer (drafts keep time
+        only to restore it; statistics read the answers')."""
+        return question_id not in self.answers and question_id not in self.saving
+
     def answer_changed(self, index: int) -> None:
         self._local_mark(index)
 
@@ -425,11 +431,13 @@ class PracticeView(PaperSessionView):
         if not page.answer.is_answered() and question.scored:
             page.verdict.setText("<i>" + self.tr("Answer first, then submit.") + "</i>")
             return
-        # The submit stores this question's draft too; the other questions' pending saves
-        # stay due (issue 28: stopping the shared timer here left another question's edit
-        # unsaved until the next move).
+        # The submit stores this question's draft and time too; the other questions'
+        # pending saves, and the position after a move, stay due (issue 28: stopping the
+        # shared timer here left another question's edit unsaved until the next move).
+        # Once it is saving, no time save follows for it (saves_time; issue 27).
         self._dirty.discard(question.id)
-        if not self._dirty and not self._time_dirty:
+        self._time_dirty.discard(question.id)
+        if not self._dirty and not self._time_dirty and not self.position_due():
             self._draft_timer.stop()
         self._account_time()
         response = page.answer.response()
