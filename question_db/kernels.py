@@ -19,28 +19,40 @@ Files (connection files, ipc sockets, kernel logs, the app kernelspec) live in
 holds is a secret (the connection key lets anyone run code in the kernel) and code (the
 kernelspec's argv is what gets executed). Transport: ipc on POSIX (no TCP port, and
 ipykernel 7 warns about unencrypted TCP), TCP on Windows, where zmq has no ipc.
+
+On Linux every kernel we start runs under ``kernel_reaper.py``, a child subreaper that
+kills whatever the kernel's code started when the kernel ends, even processes that left its
+process group (``ReapingProvisioner``); its record lets the next launch kill what a killed
+examdesk's kernel left (``sweep_stale_files``).
 """
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
 import os
 import re
 import signal
 import stat
+import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+from . import kernel_reaper
 
 __all__ = ["APP_KERNEL", "CONNECT_PREFIX", "TRANSPORT", "SHUTDOWN_WAIT_S", "RUNTIME_FOLDER",
            "KernelChoice", "runtime_dir", "sweep_stale_files", "new_log_file",
            "new_connection_file", "new_ipc_address", "remove_file", "app_kernelspec_dir",
            "kernel_spec_manager", "available_kernels", "configure_manager",
            "start_managed_kernel", "connect_client", "shutdown_kernel", "kill_process_group",
-           "close_thread_event_loop", "tail"]
+           "close_thread_event_loop", "tail", "USES_REAPER", "reaped_command",
+           "reaper_record", "stop_reaper", "reaping_provisioner_class", "reaping_provisioner"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +63,11 @@ SHUTDOWN_WAIT_S = 4.0  # finish_shutdown: half waiting for a polite exit, half a
 RUNTIME_FOLDER = "examdesk"
 # A unix socket path has at most 107 bytes; ours end in "/ipc-<pid>-<12 hex>-<port>".
 _MAX_RUNTIME_PATH = 75
+# The subreaper needs prctl and /proc (kernel_reaper.py); elsewhere the kernel's process
+# group is all we can kill.
+USES_REAPER = sys.platform.startswith("linux")
+REAPER_SCRIPT = Path(kernel_reaper.__file__)
+REAPER_STOP_S = 2.0  # what a kill waits for the reaper to have killed everything
 
 
 @dataclass(frozen=True)
@@ -165,7 +182,8 @@ def _private(path: Path) -> bool:
 
 
 # Our file names carry the pid of the examdesk (or question-db) process that made them.
-_OWNED_NAME = re.compile(r"(?:kernel|ipc)-(\d+)-[0-9a-f]{12}(?:\.json|\.log|-\d+)")
+_OWNED_NAME = re.compile(r"(?:kernel|ipc)-(\d+)-[0-9a-f]{12}"
+                         r"(?:\.json|\.log|-\d+|\.pids(?:\.tmp)?)")
 
 
 def _file_stem() -> str:
@@ -182,7 +200,12 @@ def sweep_stale_files(folder: Path) -> int:
         return 0
     for name in names:
         match = _OWNED_NAME.fullmatch(name)
-        if match is None or _pid_alive(int(match.group(1))):
+        if match is None:
+            continue
+        if name.endswith(kernel_reaper.RECORD_SUFFIX):
+            if not _kill_what_a_dead_examdesk_left(folder / name):
+                continue
+        elif _pid_alive(int(match.group(1))):
             continue
         try:
             (folder / name).unlink()
@@ -190,6 +213,23 @@ def sweep_stale_files(folder: Path) -> int:
         except OSError:
             pass
     return removed
+
+
+def _kill_what_a_dead_examdesk_left(record_path: Path) -> bool:
+    """A kernel launcher's record (``kernel_reaper``): when the examdesk that started it is
+    gone (its pid ended, or now names a process started later), kill what its kernel left
+    and say the record may go. False: that examdesk still runs."""
+    record = kernel_reaper.read_record(record_path)
+    if record is None:  # half written or damaged: keep it while its examdesk may run
+        match = _OWNED_NAME.fullmatch(record_path.name)
+        return match is not None and not _pid_alive(int(match.group(1)))
+    if kernel_reaper.examdesk_alive(record):
+        return False
+    killed = kernel_reaper.kill_recorded(record)
+    if killed:
+        log.warning("killed %d process(es) left by the kernel of examdesk %s, which is no "
+                    "longer running (%s)", killed, record["examdesk"]["pid"], record_path)
+    return True
 
 
 def _pid_alive(pid: int) -> bool:
@@ -289,6 +329,71 @@ def configure_manager(km, kernel_name: str = APP_KERNEL) -> None:
     km.connection_file = str(new_connection_file())
 
 
+# --- the reaper (Linux) -------------------------------------------------------------------
+
+def reaper_record(connection_file: Path | str) -> Path:
+    """Where the launcher of the kernel on ``connection_file`` records its processes."""
+    return Path(connection_file).with_suffix(kernel_reaper.RECORD_SUFFIX)
+
+
+def reaped_command(cmd: list[str], connection_file: Path | str) -> list[str]:
+    """``cmd`` run under the reaper (Linux), or ``cmd`` itself elsewhere."""
+    if not USES_REAPER:
+        return list(cmd)
+    return [sys.executable, "-I", "-S", str(REAPER_SCRIPT), "--record",
+            str(reaper_record(connection_file)), "--", *cmd]
+
+
+def stop_reaper(process: subprocess.Popen | None, wait_s: float = REAPER_STOP_S) -> bool:
+    """Ask a kernel's launcher to kill the kernel and everything below it now, and wait for
+    it to exit. A SIGKILL of the process group would kill the launcher with the kernel, and
+    the processes that left the group would be orphaned to init instead of killed. True when
+    it has exited."""
+    if process is None or process.poll() is not None:
+        return True
+    if not USES_REAPER:  # no reaper to ask: the caller kills the group
+        return False
+    try:
+        process.send_signal(signal.SIGUSR1)
+    except OSError:
+        return True
+    deadline = time.monotonic() + wait_s
+    while process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return process.poll() is not None
+
+
+@functools.cache
+def reaping_provisioner_class() -> type:
+    """``ReapingProvisioner`` (built on first use: jupyter_client is imported late)."""
+    from jupyter_client.provisioning import LocalProvisioner
+
+    class ReapingProvisioner(LocalProvisioner):
+        """jupyter_client's ``LocalProvisioner``, with the kernel run under the reaper and a
+        kill that lets the reaper kill first (then the group, as before)."""
+
+        async def launch_kernel(self, cmd: list[str], **kwargs: Any):
+            return await super().launch_kernel(
+                reaped_command(cmd, self.parent.connection_file), **kwargs)
+
+        async def kill(self, restart: bool = False) -> None:
+            process = self.process
+            if USES_REAPER and process is not None and process.poll() is None:
+                process.send_signal(signal.SIGUSR1)
+                deadline = time.monotonic() + REAPER_STOP_S
+                while process.poll() is None and time.monotonic() < deadline:
+                    await asyncio.sleep(0.01)
+            await super().kill(restart=restart)
+
+    return ReapingProvisioner
+
+
+def reaping_provisioner(km) -> Any:
+    """For ``start_managed_kernel(provisioner=...)``: the default provisioner."""
+    return reaping_provisioner_class()(kernel_id=km.kernel_id, kernel_spec=km.kernel_spec,
+                                       parent=km)
+
+
 def start_managed_kernel(kernel_name: str = APP_KERNEL, manager_class: type | None = None, *,
                          log_path: Path | None = None,
                          provisioner: Callable[[Any], Any] | None = None,
@@ -297,16 +402,16 @@ def start_managed_kernel(kernel_name: str = APP_KERNEL, manager_class: type | No
     manager (``manager_class``, default ``KernelManager``) and the kernel's log file.
 
     ``provisioner(km)``: a kernel provisioner for this manager (jupyter_client's public
-    extension point; the desktop's adopts the kernel spawned at launch). ``log_path``: an
-    existing log to append to (default: a new one). Nothing is left behind on failure.
+    extension point; the desktop's adopts the kernel spawned at launch; default: a
+    ``ReapingProvisioner``). ``log_path``: an existing log to append to (default: a new one).
+    Nothing is left behind on failure.
     """
     if manager_class is None:
         from jupyter_client import KernelManager as manager_class
     km = manager_class(**traits)
     configure_manager(km, kernel_name)
-    if provisioner is not None:
-        km.kernel_id = str(uuid.uuid4())
-        km.provisioner = provisioner(km)
+    km.kernel_id = str(uuid.uuid4())
+    km.provisioner = (provisioner or reaping_provisioner)(km)
     log_path = log_path or new_log_file()
     try:
         with open(log_path, "ab") as out:  # the child keeps its own descriptor
@@ -339,7 +444,9 @@ def shutdown_kernel(km, kc, *, wait_s: float = SHUTDOWN_WAIT_S) -> None:
     ``km`` None: a kernel we only connected to: the channels are stopped, it keeps running.
     Blocks: the desktop calls it on a worker thread.
     """
-    pgid = getattr(getattr(km, "provisioner", None), "pgid", None)
+    provisioner = getattr(km, "provisioner", None)
+    pgid = getattr(provisioner, "pgid", None)
+    process = getattr(provisioner, "process", None)
     if km is not None and km.has_kernel:
         try:
             km.interrupt_kernel()  # a busy kernel answers the shutdown request only when idle
@@ -362,6 +469,7 @@ def shutdown_kernel(km, kc, *, wait_s: float = SHUTDOWN_WAIT_S) -> None:
         try:
             km.cleanup_resources()
         finally:
+            stop_reaper(process)  # nothing to do unless the shutdown above failed
             kill_process_group(pgid)
 
 

@@ -35,6 +35,13 @@ class KernelHandle:
         """The kernel's process group (read live: a restart changes it)."""
         return getattr(getattr(self.manager, "provisioner", None), "pgid", None)
 
+    def kill(self) -> None:
+        """Kill the kernel and everything it started now: the reaper first (it also kills
+        what left the process group), then the group."""
+        kernels.stop_reaper(getattr(getattr(self.manager, "provisioner", None), "process",
+                                    None))
+        kernels.kill_process_group(self.pgid)
+
 
 def own_kernel(prelaunched: Prelaunched | None = None) -> KernelHandle:
     """The app's kernelspec (argv: this ``sys.executable -m ipykernel_launcher``); adopts

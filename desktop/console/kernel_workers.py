@@ -53,9 +53,9 @@ class KernelShutdown:
         return not self.running
 
     def kill(self) -> None:
-        """SIGKILL the kernel's process group now (quit's deadline passed); the worker
+        """Kill the kernel and what it started now (quit's deadline passed); the worker
         then finds it gone and finishes at once."""
-        kernels.kill_process_group(self.handle.pgid)
+        self.handle.kill()
 
     def _run(self) -> None:
         try:

@@ -92,7 +92,7 @@ class Prelaunched:
         if self.adopted or self.discarded:
             return
         self.discarded = True
-        if self.alive():
+        if self.alive() and not kernels.stop_reaper(self.process):
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except OSError:
@@ -139,9 +139,10 @@ def prelaunch_app_kernel() -> Prelaunched | None:
         env = {**os.environ, **spec.get("env", {}), "JPY_PARENT_PID": str(os.getpid())}
         env.pop("PYTHONEXECUTABLE", None)
         log_path = kernels.new_log_file()
-        with open(log_path, "ab") as out:
-            process = subprocess.Popen([*cmd, PRELOAD_TORCH], stdin=subprocess.PIPE,
-                                       stdout=out, stderr=out, env=env, start_new_session=True)
+        with open(log_path, "ab") as out:  # under the reaper, as every kernel we start
+            process = subprocess.Popen(
+                kernels.reaped_command([*cmd, PRELOAD_TORCH], connection_file),
+                stdin=subprocess.PIPE, stdout=out, stderr=out, env=env, start_new_session=True)
     except (OSError, ValueError, KeyError) as exc:
         log.warning("could not start the kernel early (%s); the console will start it", exc)
         return None
@@ -161,10 +162,11 @@ def early_provisioner(prelaunched: Prelaunched):
 def early_provisioner_class() -> type:
     """``EarlyKernelProvisioner`` (built on first use: jupyter_client is not imported at
     launch)."""
-    from jupyter_client.provisioning import KernelProvisionerBase, LocalProvisioner
+    from jupyter_client.provisioning import KernelProvisionerBase
 
-    class EarlyKernelProvisioner(LocalProvisioner):
-        """A ``LocalProvisioner`` whose first launch adopts a kernel already running.
+    class EarlyKernelProvisioner(kernels.reaping_provisioner_class()):
+        """A ``ReapingProvisioner`` (a ``LocalProvisioner`` whose kernels run under the
+        reaper) whose first launch adopts a kernel already running.
 
         If the command the manager would run differs from the one that was spawned (the
         kernelspec changed meanwhile), or the early process has died, the early process is
