@@ -125,6 +125,8 @@ def test_moodle_xml_is_recognised_by_its_root(tmp_path):
     assert detect_format(path) == "moodle-xml"
     other = tmp_path / "other.xml"
     other.write_text("<html><body>1. 题</body></html>", encoding="utf-8")
+    assert detect_format(other) == "html"  # an XML-ish root that is a page
+    other.write_text("<exam><q>1. 题</q></exam>", encoding="utf-8")
     assert detect_format(other) == "text"
 
 
@@ -145,7 +147,7 @@ def test_moodle_and_gift_go_to_their_importers(tmp_path, fmt, module):
 
 def test_unknown_format_is_an_error(tmp_path):
     with pytest.raises(ValueError, match="unknown format"):
-        import_file(tmp_path / "x.txt", fmt="pdf")
+        import_file(tmp_path / "x.txt", fmt="rtf")
 
 
 def test_docx_written_by_libreoffice():
