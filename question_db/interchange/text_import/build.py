@@ -53,7 +53,7 @@ SELF_MARKED = "对照原卷答案自评（导入草稿：评分要点尚未由�
 _FENCE = re.compile(r"```(.*?)(```|$)", re.S)
 _INLINE = re.compile(r"`([^`\n]{1,200})`")
 _NOT_INLINE = re.compile(r"答案|解析|[，。：；？！]|\d[.．、][\u4e00-\u9fff]")
-_BLANK = re.compile(r"_{3,}|[（(]\s{0,3}[)）]")
+_BLANK = re.compile(r"_{3,}|(?<![A-Za-z0-9_.])[（(]\s{0,3}[)）]")  # not a call: f()
 _CODE_START = re.compile(r"(?<![A-Za-z0-9_])(?:import\s?[A-Za-z_]|from\s?[\w.]+\s?import|"
                          r"def\s?\w+\(|class\s?\w+[(:]|@\w+(?:\.\w+)*\(?\)?def)")
 _TERMINAL = tuple("。！？.!?）)」”’】]》…;；")
@@ -588,6 +588,9 @@ def _balanced(text: str) -> bool:
     return tail.count("（") <= tail.count("）") and tail.count("(") <= tail.count(")")
 
 
+_BREAKDOWN = re.compile(r"\d+(?:\.\d+)?(?:\s*[+＋]\s*\d+(?:\.\d+)?)+")
+
+
 def _sections(b: _Builder, sk: sg.Skeleton, rules: list[Rule],
               questions: list[DraftQuestion], section_of: list[int]) -> list[DraftSection]:
     """One section per run of same-type questions under one header; points shared out
@@ -598,7 +601,13 @@ def _sections(b: _Builder, sk: sg.Skeleton, rules: list[Rule],
     for s, members in groups.items():
         rule = rules[s] if s >= 0 else Rule()
         unset = [i for i in members if questions[i].points is None]
-        if unset and rule.total is not None:
+        header = sk.headers[s] if s >= 0 else None
+        sums = _BREAKDOWN.search(header.rule) if header else None
+        parts = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", sums[0])] if sums else []
+        if unset and len(parts) == len(unset):  # "共35分（10 + 10 + 15）": one a question
+            for i, points in zip(unset, parts):
+                questions[i].points = points
+        elif unset and rule.total is not None:
             fixed = sum(questions[i].points for i in members if i not in unset
                         and questions[i].points is not None)
             share = (rule.total - fixed) / len(unset)
@@ -619,7 +628,7 @@ def _sections(b: _Builder, sk: sg.Skeleton, rules: list[Rule],
         notes = []
         members = groups[s]
         if rule.total is not None and len(members) == len(run) and \
-                abs(sum(questions[i].points for i in members) - rule.total) > 1e-6:
+                abs(sum(questions[i].points for i in members) - rule.total) > 0.005:
             notes.append(f"原卷标注共{rule.total:g}分，各题合计{total:g}分")
             b.warnings.append(Problem(b.name, "-", "points",
                                       f"{header.title if header else 'section'}: printed total "

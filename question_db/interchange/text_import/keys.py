@@ -139,8 +139,7 @@ def parse_keys(text: str, *, kind: str, expect: set[int] | None = None,
             for number, entry in part.items():
                 table.explanations[target].setdefault(number, entry)
         return table
-    text = _table_grids(text)
-    grids: list[tuple[int, dict[int, str]]] = []  # (position, keys)
+    text, grids = _table_grids(text)  # (position, keys) of every grid
 
     def take_range(m: re.Match) -> str:
         first, last, letters = int(m[1]), int(m[2]), re.sub(r"\s", "", m[3])
@@ -250,23 +249,24 @@ def _key_and_note(entry: str) -> tuple[str, str]:
 _TABLE_ROW = re.compile(r"^[ \t]*\|?(.+?)\|?[ \t]*$")
 
 
-def _table_grids(text: str) -> str:
-    """A key table (``题号 | 1 | 2 | 3`` over ``答案 | B | D | A``) as ``1.B 2.D 3.A``."""
+def _table_grids(text: str) -> tuple[str, list[tuple[int, dict[int, str]]]]:
+    """A key table (``题号 | 1 | 2 | 3`` over ``答案 | B | D | A``): its keys by number, and
+    the text with the two rows blanked (positions hold)."""
     lines = text.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        cells = _cells(lines[i])
+    grids: list[tuple[int, dict[int, str]]] = []
+    pos = 0
+    for i, line in enumerate(lines):
+        cells = _cells(line)
         nxt = _cells(lines[i + 1]) if i + 1 < len(lines) else []
         numbers = [c for c in cells if c.isdigit()]
         if len(numbers) >= 2 and len(nxt) == len(cells) and len(numbers) >= len(cells) - 1:
-            pairs = [f"{n}.{k}" for n, k in zip(cells, nxt) if n.isdigit() and k]
-            out.append(" ".join(pairs))
-            i += 2
-            continue
-        out.append(lines[i])
-        i += 1
-    return "\n".join(out)
+            keys = {int(n): k for n, k in zip(cells, nxt) if n.isdigit() and k}
+            if keys:
+                grids.append((pos, keys))
+                lines[i] = " " * len(line)
+                lines[i + 1] = " " * len(lines[i + 1])
+        pos += len(line) + 1
+    return "\n".join(lines), grids
 
 
 def _cells(line: str) -> list[str]:

@@ -40,7 +40,7 @@ _FAMILY = {"dot": "n", "dun": "n", "close": "close", "paren": "paren", "di": "di
 # up to three bracket groups after a heading ("(select all that apply) (3 pts each)",
 # "（共30分（8 + 10 + 12））"), one level of nesting; never a bare number "（16）"
 _BRACKETS = (r"(?P<rule>(?:[ \t]*[（(\[](?![ \t]*\d{1,3}[ \t]*[）)\]])"
-             r"(?:[^（()）\[\]\n]|[（(][^（()）\n]{0,40}[）)]){0,100}[）)\]]){1,3})?")
+             r"(?:[^（()）\[\]\n]|[（(][^（()）\n]{0,80}[）)]){0,100}[）)\]]){1,3})?")
 _HEADER = re.compile(
     rf"(?:第\s*)?([{CN_NUMERALS}]{{1,3}})\s*(?:[、.．]|部分\s*[：:、]?)\s*"
     r"(?P<name>[^\n（(、，。：:；;]{0,16}?(?:题|题型|部分))" + _BRACKETS)
