@@ -14,6 +14,11 @@ find them all (its descendants in /proc) and kill them:
 - on SIGUSR1 (``kernels.stop_reaper``: what a manager's kill asks for first), at once;
 - when examdesk itself is gone (killed with -9: the launcher's parent changes).
 
+It also caps the kernel's log: the kernel writes its stdout and stderr into a pipe that
+the launcher copies into the log file examdesk gave it, which never grows past
+``LOG_CAP_BYTES``; full, it becomes ``<log>.1`` and a new log starts (issue 28, item 12: a
+kernel printing without end, or made to print, must not fill the disk).
+
 It records its pid, the kernel's, examdesk's (each with its start time) and a random token
 the kernel's environment carries (inherited by everything it starts) in ``--record``; if
 the launcher itself was killed, the next examdesk finds that record and kills what carries
@@ -28,12 +33,13 @@ import json
 import os
 import select
 import signal
+import stat
 import sys
 import time
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["TOKEN_VARIABLE", "RECORD_SUFFIX", "start_time", "read_record", "examdesk_alive",
+__all__ = ["TOKEN_VARIABLE", "RECORD_SUFFIX", "LOG_CAP_BYTES", "ROTATED_SUFFIX", "start_time", "read_record", "examdesk_alive",
            "kill_recorded", "main"]
 
 TOKEN_VARIABLE = "EXAMDESK_KERNEL_TOKEN"
@@ -44,6 +50,9 @@ _PR_SET_CHILD_SUBREAPER = 36
 _SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1)
 _KILL_DEADLINE_S = 5.0  # a descendant in uninterruptible sleep must not keep us forever
 _PARENT_POLL_S = 1.0
+LOG_CAP_BYTES = 5 * 2**20  # per file; with the one rotation, at most twice that on disk
+ROTATED_SUFFIX = ".1"
+_CHUNK = 1 << 16
 
 
 # --- /proc ---------------------------------------------------------------------------------
@@ -175,14 +184,98 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def _spawn(argv: list[str], env: dict[str, str]) -> int:
+class _CappedLog:
+    """The kernel's stdout and stderr, through a pipe, into the log file examdesk opened for
+    them, never more than ``LOG_CAP_BYTES`` in it: full, it is renamed ``<log>.1``
+    (replacing the previous one) and a new one is started."""
+
+    def __init__(self, path: str, size: int) -> None:
+        self.path = path
+        self.size = size
+        self.fd = os.dup(1)  # non-inheritable: the kernel only ever gets the pipe
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+
+    @classmethod
+    def attach(cls) -> "_CappedLog | None":
+        """When our stdout and stderr are one regular file (the log examdesk opened), else
+        None: the kernel then writes to them directly (a terminal, a pipe, /dev/null)."""
+        try:
+            out, err = os.fstat(1), os.fstat(2)
+            path = os.readlink("/proc/self/fd/1")
+        except OSError:
+            return None
+        if not stat.S_ISREG(out.st_mode) or (out.st_dev, out.st_ino) != (err.st_dev,
+                                                                      err.st_ino):
+            return None
+        if not os.path.isabs(path) or not os.path.exists(path):  # "… (deleted)"
+            return None
+        return cls(path, out.st_size)
+
+    def give_to_child(self) -> None:
+        """In the forked kernel: its stdout and stderr are the pipe."""
+        os.dup2(self.write_fd, 1)
+        os.dup2(self.write_fd, 2)
+
+    def close_writer(self) -> None:
+        """In the launcher after the fork: end of file once the kernel's tree closes it."""
+        os.close(self.write_fd)
+
+    def pump(self, most: int = 64) -> bool:
+        """Copy what the pipe holds now, at most ``most`` chunks (a kernel printing without
+        end must not keep us from signals); False at end of file (no writer is left)."""
+        for _ in range(most):
+            try:
+                chunk = os.read(self.read_fd, _CHUNK)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            self.write(chunk)
+        return True
+
+    def write(self, data: bytes) -> None:
+        if self.size and self.size + len(data) > LOG_CAP_BYTES:
+            self._rotate()
+        view = memoryview(data)
+        try:
+            while view:
+                written = os.write(self.fd, view)
+                view = view[written:]
+                self.size += written
+        except OSError:  # a full disk: the output is dropped; the kernel never blocks on it
+            pass
+
+    def _rotate(self) -> None:
+        try:
+            os.replace(self.path, self.path + ROTATED_SUFFIX)
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+                         | os.O_CLOEXEC, 0o600)
+        except OSError:  # cannot rename here: start this file again rather than grow it
+            try:
+                os.ftruncate(self.fd, 0)
+            except OSError:
+                pass
+            self.size = 0
+            return
+        os.close(self.fd)
+        self.fd, self.size = fd, 0
+
+
+def _spawn(argv: list[str], env: dict[str, str], log: _CappedLog | None) -> int:
     """fork + exec, so the child dies with us (PDEATHSIG: we are single-threaded, so the
     thread that forked it is the process)."""
     me = os.getpid()
     pid = os.fork()
     if pid:
+        if log is not None:
+            log.close_writer()
         return pid
     try:
+        if log is not None:
+            log.give_to_child()
         for signum in (signal.SIGPIPE, signal.SIGXFSZ):  # Python ignores them; exec keeps that
             signal.signal(signum, signal.SIG_DFL)
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -271,13 +364,18 @@ def _parent_fd(parent: int) -> int | None:
         return None
 
 
-def supervise(kernel: int, parent: int, wakeups: _Wakeups) -> int:
-    """Until the kernel ends (its wait status) or we must kill it (SIGKILL's status)."""
+def supervise(kernel: int, parent: int, wakeups: _Wakeups, log: _CappedLog | None) -> int:
+    """Until the kernel ends (its wait status) or we must kill it (SIGKILL's status); the
+    kernel's output is copied into its log meanwhile."""
     parent_fd = _parent_fd(parent)
     watched = [wakeups.read_fd] + ([parent_fd] if parent_fd is not None else [])
+    if log is not None:
+        watched.append(log.read_fd)
     killed = int(signal.SIGKILL)  # the wait status of a process SIGKILL ended
     while True:
         ready, _, _ = select.select(watched, [], [], _PARENT_POLL_S)
+        if log is not None and log.read_fd in ready and not log.pump():
+            watched.remove(log.read_fd)  # every writer closed it; the kernel may run on
         for signum in wakeups.signals():
             if signum == signal.SIGUSR1:
                 return killed
@@ -311,9 +409,10 @@ def main(argv: list[str]) -> None:
         os._exit(1)
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     wakeups = _Wakeups()
+    log = _CappedLog.attach()
     token = os.urandom(16).hex()
     env = dict(os.environ, JPY_PARENT_PID=str(os.getpid()), **{TOKEN_VARIABLE: token})
-    kernel = _spawn(command, env)
+    kernel = _spawn(command, env, log)
     record = {"examdesk": {"pid": parent, "start": start_time(parent) or 0},
               "reaper": {"pid": os.getpid(), "start": start_time(os.getpid()) or 0},
               "kernel": {"pid": kernel, "start": start_time(kernel) or 0},
@@ -322,12 +421,14 @@ def main(argv: list[str]) -> None:
         _write_record(record_path, record)
     except OSError as exc:  # the kernel still runs; only the next launch's sweep is lost
         os.write(2, f"examdesk: cannot write {record_path}: {exc}\n".encode())
-    status = supervise(kernel, parent, wakeups)
+    status = supervise(kernel, parent, wakeups, log)
     try:
         os.kill(kernel, signal.SIGKILL)  # first: it is what holds the memory
     except OSError:
         pass
     _kill_descendants()
+    if log is not None:  # its last words (a crash report) are in the log before we exit
+        log.pump(most=LOG_CAP_BYTES // _CHUNK)
     _remove_own_record(record_path, token)
     _exit_like(status)
 

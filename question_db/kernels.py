@@ -5,7 +5,8 @@ jupyter_client's) through the same functions.
 
 Kernel kinds, one constructor each (as Spyder's ``KernelHandler`` factories):
 - ``APP_KERNEL`` (default): this Python, via an app-owned kernelspec (argv =
-  ``sys.executable -m ipykernel_launcher -f {connection_file}``), so a user's
+  ``sys.executable kernel_boot.py -f {connection_file}``: ipykernel_launcher with nothing
+  bound to TCP), so a user's
   ``~/.local/share/jupyter/kernels/python3`` cannot hijack it: ``start_managed_kernel``.
 - any installed Jupyter kernelspec by name (e.g. a conda env with CUDA torch): the same
   ``start_managed_kernel(name)``.
@@ -52,7 +53,8 @@ __all__ = ["APP_KERNEL", "CONNECT_PREFIX", "TRANSPORT", "SHUTDOWN_WAIT_S", "RUNT
            "kernel_spec_manager", "available_kernels", "configure_manager",
            "start_managed_kernel", "connect_client", "shutdown_kernel", "kill_process_group",
            "close_thread_event_loop", "tail", "USES_REAPER", "reaped_command",
-           "reaper_record", "stop_reaper", "reaping_provisioner_class", "reaping_provisioner"]
+           "reaper_record", "stop_reaper", "reaping_provisioner_class", "reaping_provisioner",
+           "KERNEL_BOOT", "remove_log", "remove_pipe_socket"]
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,8 @@ _MAX_RUNTIME_PATH = 75
 # group is all we can kill.
 USES_REAPER = sys.platform.startswith("linux")
 REAPER_SCRIPT = Path(kernel_reaper.__file__)
+# The app kernel's entry point: ipykernel_launcher with its IOPub pipe on ipc, not TCP.
+KERNEL_BOOT = REAPER_SCRIPT.with_name("kernel_boot.py")
 REAPER_STOP_S = 2.0  # what a kill waits for the reaper to have killed everything
 
 
@@ -183,7 +187,7 @@ def _private(path: Path) -> bool:
 
 # Our file names carry the pid of the examdesk (or question-db) process that made them.
 _OWNED_NAME = re.compile(r"(?:kernel|ipc)-(\d+)-[0-9a-f]{12}"
-                         r"(?:\.json|\.log|-\d+|\.pids(?:\.tmp)?)")
+                         r"(?:\.json|\.log(?:\.1)?|-\d+|\.pids(?:\.tmp)?)")
 
 
 def _file_stem() -> str:
@@ -253,6 +257,13 @@ def new_log_file() -> Path:
     return path
 
 
+def remove_log(path: Path | str | None) -> None:
+    """A kernel log and its rotated part (``<log>.1``: the reaper caps the log)."""
+    if path is not None:
+        remove_file(path)
+        remove_file(f"{path}{kernel_reaper.ROTATED_SUFFIX}")
+
+
 def new_connection_file() -> Path:
     """A name for a connection file (jupyter_client writes it 0o600)."""
     return runtime_dir() / f"kernel-{_file_stem()}.json"
@@ -271,6 +282,15 @@ def remove_file(path: Path | str | None) -> None:
             pass
 
 
+def remove_pipe_socket(ip: str | None) -> None:
+    """The ipc socket of the kernel's IOPub pipe (``kernel_boot``); zmq removes it when the
+    kernel exits normally, a killed kernel leaves it."""
+    if ip:
+        from . import kernel_boot
+
+        remove_file(f"{ip}{kernel_boot.PIPE_SUFFIX}")
+
+
 # --- kernelspecs ---------------------------------------------------------------------------
 
 def app_kernelspec_dir() -> Path:
@@ -279,7 +299,8 @@ def app_kernelspec_dir() -> Path:
     spec_dir = root / APP_KERNEL
     spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        # ipykernel_launcher, with nothing bound to TCP (kernel_boot.py)
+        "argv": [sys.executable, str(KERNEL_BOOT), "-f", "{connection_file}"],
         "display_name": f"examdesk (Python {sys.version.split()[0]})",
         "language": "python",
         "interrupt_mode": "signal",
@@ -385,6 +406,11 @@ def reaping_provisioner_class() -> type:
                     await asyncio.sleep(0.01)
             await super().kill(restart=restart)
 
+        async def cleanup(self, restart: bool = False) -> None:
+            await super().cleanup(restart=restart)
+            if not restart and self.parent is not None and self.parent.transport == "ipc":
+                remove_pipe_socket(self.parent.ip)  # jupyter_client removes only the five
+
     return ReapingProvisioner
 
 
@@ -420,7 +446,7 @@ def start_managed_kernel(kernel_name: str = APP_KERNEL, manager_class: type | No
         try:
             km.cleanup_resources()  # the connection file it may have written
         finally:
-            remove_file(log_path)
+            remove_log(log_path)
         raise
     return km, log_path
 
@@ -447,6 +473,7 @@ def shutdown_kernel(km, kc, *, wait_s: float = SHUTDOWN_WAIT_S) -> None:
     provisioner = getattr(km, "provisioner", None)
     pgid = getattr(provisioner, "pgid", None)
     process = getattr(provisioner, "process", None)
+    pipe_ip = km.ip if km is not None and km.transport == "ipc" else None
     if km is not None and km.has_kernel:
         try:
             km.interrupt_kernel()  # a busy kernel answers the shutdown request only when idle
@@ -471,6 +498,7 @@ def shutdown_kernel(km, kc, *, wait_s: float = SHUTDOWN_WAIT_S) -> None:
         finally:
             stop_reaper(process)  # nothing to do unless the shutdown above failed
             kill_process_group(pgid)
+            remove_pipe_socket(pipe_ip)
 
 
 def kill_process_group(pgid: int | None) -> None:
@@ -499,12 +527,22 @@ def close_thread_event_loop() -> None:
 
 
 def tail(path: Path | None, lines: int = 20) -> str:
-    """Last ``lines`` lines of a kernel's stderr log, for death explanations."""
+    """Last ``lines`` lines of a kernel's stderr log, for death explanations (from its
+    rotated part too when the log was just started again)."""
     if path is None or not Path(path).exists():
         return ""
-    with open(path, "rb") as fh:
-        fh.seek(0, os.SEEK_END)
-        size = fh.tell()
-        fh.seek(max(0, size - 64 * 1024))
-        text = fh.read().decode("utf-8", "replace")
-    return "\n".join(text.splitlines()[-lines:])
+    want = 64 * 1024
+    data = _last_bytes(path, want)
+    if len(data) < want:
+        data = _last_bytes(f"{path}{kernel_reaper.ROTATED_SUFFIX}", want - len(data)) + data
+    return "\n".join(data.decode("utf-8", "replace").splitlines()[-lines:])
+
+
+def _last_bytes(path: Path | str, count: int) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - count))
+            return fh.read()
+    except OSError:
+        return b""

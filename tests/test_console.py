@@ -518,6 +518,7 @@ def test_connect_to_an_existing_kernel_and_leave_it_running(qtbot, make_dock, tm
     finally:
         km.shutdown_kernel(now=True)
         km.cleanup_resources()
+        kernels.remove_pipe_socket(km.ip)  # a bare manager knows only the five channels
 
 
 # --- kernel files, switch and quit off the UI thread, the chooser -----------------------
@@ -670,3 +671,4 @@ def test_switching_away_from_a_kernel_with_state_asks_first(qtbot, ready, monkey
     finally:
         other.shutdown_kernel(now=True)
         other.cleanup_resources()
+        kernels.remove_pipe_socket(other.ip)  # a bare manager knows only the five channels

@@ -1,6 +1,6 @@
 """Where kernel files live (question_db/kernels.py ``runtime_dir``): a folder only this user
 can enter, because a connection file's key lets anyone run code in the kernel and the app
-kernelspec there is what gets executed. Real folders, real modes; no kernel is started."""
+kernelspec there is what gets executed. Real folders, real modes; the last tests start real kernels."""
 from __future__ import annotations
 
 import json
@@ -154,3 +154,87 @@ def test_the_cli_runner_checks_in_a_running_kernel_and_leaves_it_running(tmp_pat
     finally:
         km.shutdown_kernel(now=True)
         km.cleanup_resources()
+        kernels.remove_pipe_socket(km.ip)  # a bare manager knows only the five channels
+
+
+# --- nothing reachable by other users, a log that cannot fill the disk (issue 28, item 12) --
+
+def _run_in(kc, code: str) -> list[str]:
+    """Execute ``code``; what it printed (forked children included), in order."""
+    printed: list[str] = []
+    reply = kc.execute_interactive(
+        code, timeout=120, output_hook=lambda msg: printed.append(msg["content"]["text"])
+        if msg["msg_type"] == "stream" else None)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return printed
+
+
+@pytest.fixture
+def app_kernel():
+    """The app kernel as the console starts it (a blocking client), shut down after."""
+    km, log_path = kernels.start_managed_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=120)
+        yield km, kc, log_path
+    finally:
+        kernels.shutdown_kernel(km, kc)
+        kernels.remove_log(log_path)
+
+
+@pytest.mark.kernel
+@pytest.mark.skipif(sys.platform not in ("linux", "darwin"), reason="ipc is POSIX-only")
+def test_the_app_kernel_listens_on_no_network_port(app_kernel):
+    """ipykernel's IOPub pipe (output of forked children) listened on 127.0.0.1 and printed
+    every junk message to the kernel's log: any local user could fill the disk (82 MB in
+    9 s). Every socket is an ipc file in the private runtime folder now."""
+    import psutil
+
+    km, kc, _ = app_kernel
+    info = json.loads(Path(km.connection_file).read_text())
+    assert info["transport"] == "ipc" and info["ip"].startswith(str(kernels.runtime_dir()))
+    launcher = psutil.Process(km.provisioner.pid)
+    processes = [launcher, *launcher.children(recursive=True)]
+    listening = [(p.pid, c.laddr) for p in processes for c in p.net_connections("inet")
+                 if c.status == psutil.CONN_LISTEN or c.type == 2]  # 2: SOCK_DGRAM
+    assert listening == []
+    assert any("kernel_boot.py" in " ".join(p.cmdline()) for p in processes)
+    # the pipe still carries a forked child's output, now over ipc
+    printed = _run_in(kc, "import os, sys\n"
+                          "pid = os.fork()\n"
+                          "if pid == 0:\n"
+                          "    print('from the forked child', flush=True)\n"
+                          "    os._exit(0)\n"
+                          "os.waitpid(pid, 0)\n")
+    assert "from the forked child" in "".join(printed)
+
+
+@pytest.mark.kernel
+@pytest.mark.skipif(not kernels.USES_REAPER, reason="the reaper caps the log (Linux)")
+def test_twenty_megabytes_on_the_kernels_stderr_leave_the_log_under_its_cap(app_kernel):
+    from question_db.kernel_reaper import LOG_CAP_BYTES
+
+    km, kc, log_path = app_kernel
+    # the kernel's real stderr: fd 2, or the copy ipykernel keeps of it when it sends fd 2
+    # to the console (and echoes it here) — not under pytest (PYTEST_CURRENT_TEST)
+    _run_in(kc, "import os, sys\n"
+                "fd = getattr(sys.stderr, '_original_stdstream_copy', 2)\n"
+                "line = b'x' * 1023 + b'\\n'\n"
+                "for i in range(20 * 1024):\n"
+                "    os.write(fd, line)\n"
+                "os.write(fd, b'the last line\\n')\n")
+    rotated = Path(f"{log_path}.1")
+    assert wait_for(lambda: "the last line" in kernels.tail(log_path, 1))
+    assert log_path.stat().st_size <= LOG_CAP_BYTES
+    assert rotated.exists() and rotated.stat().st_size <= LOG_CAP_BYTES
+    assert _run_in(kc, "print(6 * 7)") == ["42\n"]  # it never blocked on its output
+
+
+def wait_for(condition, timeout: float = 30.0) -> bool:
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition() and time.monotonic() < end:
+        time.sleep(0.05)
+    return condition()

@@ -44,7 +44,7 @@ class KernelHandle:
 
 
 def own_kernel(prelaunched: Prelaunched | None = None) -> KernelHandle:
-    """The app's kernelspec (argv: this ``sys.executable -m ipykernel_launcher``); adopts
+    """The app's kernelspec (argv: this ``sys.executable kernel_boot.py``); adopts
     ``prelaunched`` (spawned at launch) through a kernel provisioner when it still runs."""
     from qtconsole.manager import QtKernelManager
 

@@ -69,7 +69,7 @@ class KernelShutdown:
             log.exception("kernel shutdown failed")
             self.kill()
         finally:
-            kernels.remove_file(self.handle.log_path)
+            kernels.remove_log(self.handle.log_path)
             kernels.close_thread_event_loop()
 
 
@@ -98,10 +98,10 @@ class KernelRestart:
                 self.handle.manager.restart_kernel(now=True, stdout=out, stderr=out)
         except BaseException as exc:  # the died kernel's log stays: its tail explains
             error = exc
-            kernels.remove_file(new_log)
+            kernels.remove_log(new_log)
         else:
             old, self.handle.log_path = self.handle.log_path, new_log
-            kernels.remove_file(old)
+            kernels.remove_log(old)
         finally:
             kernels.close_thread_event_loop()
         try:

@@ -102,12 +102,13 @@ class Prelaunched:
             self.process.stdin.close()
         if not keep_files:
             kernels.remove_file(self.connection_file)
-            kernels.remove_file(self.log_path)
+            kernels.remove_log(self.log_path)
             _remove_sockets(self.connection_file)
 
 
 def _remove_sockets(connection_file: Path) -> None:
-    """The ipc socket files the kernel bound (``<ip>-<port>``), named in its connection file."""
+    """The ipc socket files the kernel bound (``<ip>-<port>``, named in its connection file,
+    and its IOPub pipe's)."""
     try:
         info = json.loads(Path(connection_file).read_text())
     except (OSError, ValueError):
@@ -115,6 +116,7 @@ def _remove_sockets(connection_file: Path) -> None:
     if info.get("transport") == "ipc":
         for name in _PORTS:
             kernels.remove_file(f"{info['ip']}-{info[name]}")
+        kernels.remove_pipe_socket(info["ip"])
 
 
 def prelaunch_app_kernel() -> Prelaunched | None:

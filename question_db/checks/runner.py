@@ -303,7 +303,7 @@ def shutdown_kernel(km, kc, log_path: Path | None = None) -> None:
     try:
         kernels.shutdown_kernel(km, kc)
     finally:
-        kernels.remove_file(log_path)
+        kernels.remove_log(log_path)
 
 
 def interrupter(km, kc) -> Callable[[], None]:
