@@ -98,3 +98,55 @@ def test_install_commands_name_both_distributions_once_per_package():
                              "libxcb-sync.so.1"])
     assert "sudo apt install libxcb-icccm4 libxcb-keysyms1 libxcb-shm0 libxcb-sync1" in text
     assert "sudo dnf install libxcb xcb-util-keysyms xcb-util-wm" in text
+
+
+# --- a display that is named but cannot be used (issue 28, item 10) ------------------------
+
+def assert_refused_cleanly(result, tmp_path: Path, *phrases: str) -> None:
+    """Exit 1 with a message, not Qt's abort (-6, a core dump)."""
+    assert result.returncode == 1, (result.returncode, result.stderr[-2000:])
+    for phrase in phrases:
+        assert phrase in result.stderr, result.stderr
+    assert "Aborted" not in result.stderr and "core dumped" not in result.stderr
+    assert not list(tmp_path.glob("core*"))
+    assert not (tmp_path / "data" / "progress.sqlite3").exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="X11 displays are checked on Linux")
+def test_an_unreachable_x_server_is_named_and_exits_1(tmp_path):
+    display = next((n for n in range(87, 120)
+                    if not Path(f"/tmp/.X11-unix/X{n}").exists()), None)
+    if display is None:
+        pytest.skip("every display :87-:119 has an X server socket here")
+    result = run_examdesk({"DISPLAY": f":{display}"}, tmp_path)
+    assert_refused_cleanly(result, tmp_path, f"cannot connect to the X display ':{display}'",
+                           "xvfb-run")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Wayland displays are checked on Linux")
+def test_a_dead_wayland_socket_is_named_and_exits_1(tmp_path):
+    """A compositor that exited leaves its socket file: connecting is refused."""
+    import socket
+
+    path = tmp_path / "wl-dead"
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(str(path))  # bound, never listening, then closed: what a crash leaves
+    dead.close()
+    result = run_examdesk({"WAYLAND_DISPLAY": str(path), "XDG_SESSION_TYPE": "wayland",
+                           "XDG_RUNTIME_DIR": str(tmp_path)}, tmp_path)
+    assert_refused_cleanly(result, tmp_path, str(path), "connection refused",
+                           "DISPLAY is not set")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the check runs on Linux")
+def test_a_missing_platform_plugin_is_named_and_exits_1(tmp_path):
+    result = run_examdesk({"QT_QPA_PLATFORM": "nosuchplatform", "DISPLAY": ":0"}, tmp_path)
+    assert_refused_cleanly(result, tmp_path, "'nosuchplatform' is not installed",
+                           "offscreen", "Unset QT_QPA_PLATFORM")
+
+
+def test_one_platform_that_can_start_is_enough():
+    """Qt falls back along QT_QPA_PLATFORM's list: a missing first entry is no reason to
+    refuse."""
+    assert startup_problem({"QT_QPA_PLATFORM": "nosuchplatform;offscreen"},
+                           platform="linux") is None
