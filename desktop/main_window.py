@@ -406,10 +406,21 @@ class MainWindow(QMainWindow):
                         recite: bool = False):
         view = screens().PracticeView(paper, self.db, state.session.id, recite=recite)
         view.restore(state)
+        if state.unsaved is not None:  # a read-only data folder: the paper is there to read
+            view.set_unsaved(self._unsaved_text(state.unsaved))
         if at is not None:
             view.open_at(at)
         self._show_screen(view)
         return view
+
+    def _unsaved_text(self, kind: str) -> str:
+        """Why a screen cannot save (``question_db.messages`` kind), naming the data folder."""
+        from question_db import messages
+        from question_db.paths import data_dir
+
+        from .views.storage_notice import qt_translate
+
+        return messages.render(kind, {"folder": data_dir(self.data_dir)}, qt_translate)
 
     def open_question(self, question_id: str) -> None:
         """A search hit: the question in practice of its paper, at that question."""

@@ -15,7 +15,7 @@ actions too, so no screen builds a query. Nothing here imports Qt.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -29,11 +29,12 @@ from .enums import GRADED_VERDICTS, SessionMode, SessionState as State
 from .grading import Grade, as_response, grade_in_paper
 from .model import Bank, Paper, Question
 from .responses import Response, response_to_json
+from .sqlite_file import writable_dir
 from .store import AnswerRef, PaperSummary, ProgressStore, SessionRecord
 
 __all__ = [
     "Changes", "OpenSession", "SubmittedAnswer", "PracticeOutcome", "OpenRun",
-    "SessionPaper", "session_paper", "AnswerShown",
+    "SessionPaper", "session_paper", "AnswerShown", "UNSAVED_SESSION_ID",
     "ExamSubmitted", "LibrarySummary", "DashboardData", "Written",
     "open_practice", "open_session", "save_draft", "set_flag", "submit_practice_answer",
     "regrade_practice_answer", "start_run", "finish_run", "start_exam", "submit_exam",
@@ -78,6 +79,9 @@ class OpenSession:
     flags: frozenset[str]
     seconds: dict[str, float]
     changes: Changes = NOTHING
+    # Why nothing of this session can be saved (a ``messages`` kind: "practice_read_only",
+    # "practice_not_saved"), or None: it is saved as usual.
+    unsaved: str | None = None
 
     @property
     def position(self) -> str | None:
@@ -107,7 +111,14 @@ def _open(store: ProgressStore, paper: Paper, session_id: int,
 def open_practice(store: ProgressStore, *, paper: Paper,
                   now: float | None = None) -> OpenSession:
     """Continue the paper's practice session, or start one (practice resumes across
-    launches: drafts, answers and flags are where the learner left them)."""
+    launches: drafts, answers and flags are where the learner left them).
+
+    On a store that cannot be written (a read-only data folder, a full disk at start), the
+    paper still opens to be read: its stored session as it was, or an empty one that is not
+    in the file, marked ``unsaved`` (issue 28, item 15: opening practice used to fail with
+    "what you just entered was not saved" before anything was entered)."""
+    if store.read_only:
+        return _open_unsaved(store, paper, now)
     with store.write():
         active = store.active_session(paper.id, SessionMode.PRACTICE)
         if active is not None:
@@ -116,6 +127,24 @@ def open_practice(store: ProgressStore, *, paper: Paper,
                                          now=now)
         return _open(store, paper, session_id, Changes(sessions=frozenset({session_id}),
                                                        papers=frozenset({paper.id})))
+
+
+# The id of a session that is not in the file (opened on a store that cannot be written):
+# SQLite row ids start at 1, so no stored session has it.
+UNSAVED_SESSION_ID = 0
+
+
+def _open_unsaved(store: ProgressStore, paper: Paper, now: float | None) -> OpenSession:
+    why = "practice_not_saved" if writable_dir(store.path.parent) else "practice_read_only"
+    with store.atomic():
+        active = store.active_session(paper.id, SessionMode.PRACTICE)
+        if active is not None:
+            return replace(_open(store, paper, active.id), unsaved=why)
+    started = time.time() if now is None else now
+    session = SessionRecord(id=UNSAVED_SESSION_ID, paper_id=paper.id,
+                            mode=SessionMode.PRACTICE, state=State.ACTIVE, started_at=started,
+                            deadline=None, finished_at=None, score=None, max_score=None)
+    return OpenSession(session, {}, {}, frozenset(), {}, unsaved=why)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,16 @@ TEMPLATES: dict[str, str] = {
         "Messages", "Your latest changes stay on screen, and examdesk saves them again with "
                     "your next change once the problem is fixed (free some space, or make the "
                     "folder writable)."),
+    # a paper opened for practice on a store that cannot be written; {folder}: the data dir
+    "practice_read_only": QT_TRANSLATE_NOOP(
+        "Messages", "Read only: the data folder {folder} is read-only, so nothing you enter "
+                    "here is saved. You can read the questions and see their answers. Make "
+                    "the folder writable, or start examdesk with --data-dir set to a writable "
+                    "folder, to practise with your answers saved."),
+    "practice_not_saved": QT_TRANSLATE_NOOP(
+        "Messages", "Read only: examdesk could not open your progress in {folder} for "
+                    "writing when it started (see the message shown then), so nothing you "
+                    "enter here is saved. You can read the questions and see their answers."),
     # what opening the progress file found (recovery.Notice)
     "notice_corrupt": QT_TRANSLATE_NOOP(
         "Messages", "Your progress file {path} is damaged. It was kept unchanged as "

@@ -357,6 +357,46 @@ def test_read_only_disk_starts_shows_saved_progress_and_refuses_writes(
     assert not isinstance(running.window.screen_view, ExamView)
 
 
+def test_read_only_disk_opens_practice_for_reading_and_says_why(start, qtbot,
+                                                               read_only_disk):
+    """Issue 28, item 15: opening practice on a read-only data folder said "What you just
+    entered was not saved" (nothing was entered) and opened nothing. Now the paper opens to
+    be read, with what was saved before, and the screen names the read-only folder; nothing
+    is written, so no "not saved" warning comes, not even after typing."""
+    from desktop.views.practice import PracticeView
+
+    running = start(read_only_disk)
+    qtbot.waitUntil(lambda: running.notices.box is not None)
+    running.notices.box.close()
+    window = running.window
+    before = listing(read_only_disk)
+    for paper_id in ("000", "001"):  # with a stored practice session, and without one
+        window.open_practice(paper_id)
+        qtbot.waitUntil(lambda: isinstance(window.screen_view, PracticeView)
+                        and window.screen_view.paper.id == paper_id, timeout=10_000)
+        view = window.screen_view
+        banner = view.unsaved_banner
+        assert not banner.isHidden() and "read-only" in banner.text()
+        assert str(read_only_disk) in banner.text()
+        assert view.page(view.current).question.stem  # the question is there to read
+        assert not view.submit_button.isEnabled()
+        if paper_id == "000":  # what was saved before is shown
+            assert view.responses.get("000/1") is not None
+        view.go_to(1)
+        page = view.current_page()
+        if page.question.type == "fill_blank":
+            qtbot.keyClicks(page.answer.edits[0], "typed")
+        view.show_answer()  # the key is shown, nothing stored
+        assert page.revealed
+        view.save_drafts()
+        view.go_to(2)
+        qtbot.waitUntil(lambda: running.db.pending == 0, timeout=10_000)
+        assert window.storage_warning.shown == [] and window.storage_warning.box is None
+        assert window.errors == []
+        window.go_library()
+    assert listing(read_only_disk) == before
+
+
 def test_full_disk_while_answering_keeps_the_answer_on_screen_and_saves_it_later(
         start, qtbot, tmp_path):
     data = tmp_path / "data"

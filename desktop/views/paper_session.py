@@ -158,6 +158,10 @@ class PaperSessionView(Screen):
         self._entered_at = time.monotonic()
         self._dirty: set[str] = set()  # edited since their last save
         self._time_dirty: set[str] = set()  # left since their time was last saved
+        # Nothing of this session can be stored (a read-only data folder): the screen is for
+        # reading, and writes are never attempted, so no "not saved" warning follows each
+        # keystroke (set_unsaved; issue 28, item 15).
+        self.unsaved = False
         self.closed = False
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
@@ -223,6 +227,14 @@ class PaperSessionView(Screen):
             shortcut.activated.connect(slot)
 
     # --- state ---------------------------------------------------------------------------
+    def set_unsaved(self, text: str) -> None:
+        """Nothing here can be saved (``text`` says why): no write is attempted from now."""
+        self.unsaved = True
+        self._dirty.clear()
+        self._time_dirty.clear()
+        self._draft_timer.stop()
+        self._time_timer.stop()
+
     def restore(self, state: actions.OpenSession) -> None:
         """Put back what a previous run of this session saved (the newer of draft and
         answer per question)."""
@@ -475,8 +487,9 @@ class PaperSessionView(Screen):
         (self.flags.add if flagged else self.flags.discard)(qid)
         self.flag_button.setChecked(flagged)
         self.pages[self.current].set_flagged(flagged)
-        self.db.run(actions.set_flag, session_id=self.session_of(question), question_id=qid,
-                    flagged=flagged)
+        if not self.unsaved:
+            self.db.run(actions.set_flag, session_id=self.session_of(question),
+                        question_id=qid, flagged=flagged)
         self.flag_changed(self.current, flagged)
 
     def flag_changed(self, index: int, flagged: bool) -> None:
@@ -497,6 +510,10 @@ class PaperSessionView(Screen):
         """Queue a draft save for every question edited since the last save."""
         self._draft_timer.stop()
         self._account_time()
+        if self.unsaved:
+            self._dirty.clear()
+            self._time_dirty.clear()
+            return
         for qid in sorted(self._dirty):
             self._queue_draft(qid, on_error=lambda error, q=qid: self._draft_failed(q, error))
         for qid in sorted(self._time_dirty - self._dirty):  # only their time changed
@@ -514,7 +531,7 @@ class PaperSessionView(Screen):
 
     def save_position(self) -> None:
         """Store the question on screen as where its session was left (once per move)."""
-        if not self.position_due():
+        if self.unsaved or not self.position_due():
             return
         question = self.questions[self.current]
         session_id = self.session_of(question)
@@ -530,7 +547,7 @@ class PaperSessionView(Screen):
     def save_time(self) -> None:
         """Every ``TIME_SAVE_MS``: the question on screen is saved with its time so far (so a
         kill loses at most that much of it, and the session reopens here)."""
-        if self.closed or not 0 <= self.current < len(self.questions):
+        if self.closed or self.unsaved or not 0 <= self.current < len(self.questions):
             return
         qid = self.question_id(self.current)
         if qid in self._dirty or not self.saves_time(qid):
@@ -612,9 +629,10 @@ class PaperSessionView(Screen):
             return
         code = answer.checked_code if answer.checked_code is not None else answer.code()
         answer.checked_code = None
-        self.db.run(actions.record_check_attempt, session_id=self.session_of(answer.question),
-                    question_id=question_id, code=code, checks=list(checks),
-                    on_done=answer.attempt_recorded)
+        if not self.unsaved:  # read-only: the results are shown, not kept
+            self.db.run(actions.record_check_attempt,
+                        session_id=self.session_of(answer.question), question_id=question_id,
+                        code=code, checks=list(checks), on_done=answer.attempt_recorded)
         if code != answer.code():  # edited while the checks ran: results for the old code
             answer.show_stale_results(checks)
             return

@@ -211,6 +211,25 @@ class PracticeView(PaperSessionView):
         self._update_counts()
 
     # --- state ---------------------------------------------------------------------------
+    def set_unsaved(self, text: str) -> None:
+        """A paper open for reading only (the data folder is read-only): ``text`` says so
+        above the question; Submit, recite ratings, stars and notes are off, and Show answer
+        shows the key without storing anything."""
+        super().set_unsaved(text)
+        banner = QLabel(text)
+        banner.setObjectName("unsaved_banner")
+        banner.setWordWrap(True)
+        banner.setStyleSheet(f"QLabel {{ color: {theme().css(Role.TEXT)}; "
+                             f"background: {theme().css(Role.WARNING_BG)}; "
+                             f"border: 1px solid {theme().css(Role.WARNING_BORDER)}; "
+                             "padding: 4px 6px; }")
+        self.layout().insertWidget(1, banner)
+        self.unsaved_banner = banner
+        for widget in (self.star, self.notes):
+            widget.setEnabled(False)
+        self.submit_button.setToolTip(text)
+        self._update_buttons()
+
     def restore_sessions(self, states: Iterable[actions.OpenSession]) -> None:
         states = list(states)
         for state in states:
@@ -246,6 +265,8 @@ class PracticeView(PaperSessionView):
 
     def reload_marks(self) -> None:
         """The navigator's marks from the store (what is saved), then what is on screen."""
+        if self.run is None and self.session_id == actions.UNSAVED_SESSION_ID:
+            return  # a paper open only for reading: nothing of it is stored
         self.db.run(study.marks_of, papers=self._papers, sessions=self._sessions,
                     question_ids=[q.id for q in self.questions], on_done=self._marks_loaded)
 
@@ -324,6 +345,8 @@ class PracticeView(PaperSessionView):
         color = theme().css(Role.MUTED)
         if mark == Mark.RECITED:
             text = self.tr("Recited: scheduled by what you said.")
+        elif self.unsaved:
+            text = self.tr("Answer shown (read only: nothing is scheduled or saved).")
         else:
             text = self.tr("Answer shown without answering: not graded, and it comes back "
                            "for review soon (as a miss).")
@@ -364,13 +387,15 @@ class PracticeView(PaperSessionView):
         practice = not self.recite
         self.submit_button.setVisible(practice)
         self.show_answer_button.setVisible(practice)
-        self.submit_button.setEnabled(not submitted and not busy and qid not in self.seen)
+        self.submit_button.setEnabled(not submitted and not busy and qid not in self.seen
+                                      and not self.unsaved)
         # One submit key per answer type, named on the button (Ctrl+Enter submits any).
         self.submit_button.setText(self._submit_text(submit_key_label(q)))
         self.show_answer_button.setEnabled(q.scored and not submitted and not busy
                                            and qid not in self.seen)
         self.marks_button.setVisible(practice and submitted and page.answer.self_marked)
-        can_recite = q.scored and not busy and self.seen.get(qid) != Mark.REVEALED
+        can_recite = q.scored and not busy and self.seen.get(qid) != Mark.REVEALED \
+            and not self.unsaved
         for button in (self.knew_button, self.didnt_button):
             button.setVisible(self.recite)
             button.setEnabled(can_recite)
@@ -424,7 +449,7 @@ class PracticeView(PaperSessionView):
         """Grade and store the question on screen (one action, one transaction); the verdict,
         key and explanation appear once it is stored."""
         page = self.current_page()
-        if page is None or self.recite or page.question.id in self.answers \
+        if page is None or self.recite or self.unsaved or page.question.id in self.answers \
                 or page.question.id in self.saving or page.question.id in self.seen:
             return
         question = page.question
@@ -544,6 +569,10 @@ class PracticeView(PaperSessionView):
         if page is None or self.recite or not self.show_answer_button.isEnabled():
             return
         question = page.question
+        if self.unsaved:  # reading only: the key is shown, nothing is scheduled or stored
+            self._revealed(question, study.Revealed(card=None, scheduled=False,
+                                                    changes=Changes()))
+            return
         self.revealing.add(question.id)
         page.answer.set_locked(True)
         self._update_buttons()
@@ -623,7 +652,7 @@ class PracticeView(PaperSessionView):
     def recite_current(self, knew: bool) -> None:
         """背题: the learner knew the question on screen (Good) or not (Again)."""
         page = self.current_page()
-        if page is None or not self.recite or not self.knew_button.isEnabled():
+        if page is None or not self.recite or self.unsaved or not self.knew_button.isEnabled():
             return
         question = page.question
         self.revealing.add(question.id)

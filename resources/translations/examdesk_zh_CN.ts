@@ -2649,67 +2649,67 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="287"/>
+        <location filename="../../desktop/views/library.py" line="294"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="290"/>
+        <location filename="../../desktop/views/library.py" line="297"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="293"/>
+        <location filename="../../desktop/views/library.py" line="300"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="296"/>
+        <location filename="../../desktop/views/library.py" line="303"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="299"/>
+        <location filename="../../desktop/views/library.py" line="306"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="302"/>
+        <location filename="../../desktop/views/library.py" line="309"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="305"/>
+        <location filename="../../desktop/views/library.py" line="312"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="312"/>
+        <location filename="../../desktop/views/library.py" line="319"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="344"/>
+        <location filename="../../desktop/views/library.py" line="351"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="348"/>
+        <location filename="../../desktop/views/library.py" line="355"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="437"/>
+        <location filename="../../desktop/views/library.py" line="460"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="438"/>
+        <location filename="../../desktop/views/library.py" line="461"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="439"/>
+        <location filename="../../desktop/views/library.py" line="462"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
@@ -2847,7 +2847,7 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="744"/>
+        <location filename="../../desktop/main_window.py" line="757"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
@@ -2867,64 +2867,64 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="382"/>
+        <location filename="../../desktop/main_window.py" line="384"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="417"/>
+        <location filename="../../desktop/main_window.py" line="430"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="482"/>
+        <location filename="../../desktop/main_window.py" line="495"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="489"/>
+        <location filename="../../desktop/main_window.py" line="502"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="503"/>
+        <location filename="../../desktop/main_window.py" line="516"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="551"/>
-        <location filename="../../desktop/main_window.py" line="563"/>
+        <location filename="../../desktop/main_window.py" line="564"/>
+        <location filename="../../desktop/main_window.py" line="576"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="624"/>
-        <location filename="../../desktop/main_window.py" line="660"/>
+        <location filename="../../desktop/main_window.py" line="637"/>
+        <location filename="../../desktop/main_window.py" line="673"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="661"/>
+        <location filename="../../desktop/main_window.py" line="674"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="698"/>
+        <location filename="../../desktop/main_window.py" line="711"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="700"/>
+        <location filename="../../desktop/main_window.py" line="713"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="704"/>
+        <location filename="../../desktop/main_window.py" line="717"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="707"/>
+        <location filename="../../desktop/main_window.py" line="720"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -2958,46 +2958,56 @@ Restart the kernel to go on; your editor code is kept.</source>
     </message>
     <message>
         <location filename="../../question_db/messages.py" line="45"/>
+        <source>Read only: the data folder {folder} is read-only, so nothing you enter here is saved. You can read the questions and see their answers. Make the folder writable, or start examdesk with --data-dir set to a writable folder, to practise with your answers saved.</source>
+        <translation>只读：数据文件夹 {folder} 是只读的，你在这里输入的内容都不会保存。你可以阅读题目并查看答案。若要保存作答进度，请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="50"/>
+        <source>Read only: examdesk could not open your progress in {folder} for writing when it started (see the message shown then), so nothing you enter here is saved. You can read the questions and see their answers.</source>
+        <translation>只读：examdesk 启动时无法以写入方式打开 {folder} 中的进度（见当时显示的提示），你在这里输入的内容都不会保存。你可以阅读题目并查看答案。</translation>
+    </message>
+    <message>
+        <location filename="../../question_db/messages.py" line="55"/>
         <source>Your progress file {path} is damaged. It was kept unchanged as {moved_to}, and examdesk started a new, empty progress file.</source>
         <translation>你的进度文件 {path} 已损坏。它已原样保留为 {moved_to}，examdesk 新建了一个空的进度文件。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="48"/>
+        <location filename="../../question_db/messages.py" line="58"/>
         <source>No backup of it was found.</source>
         <translation>没有找到它的备份。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="50"/>
+        <location filename="../../question_db/messages.py" line="60"/>
         <source>A backup is available ({backup}): restore it to get your progress back as of that day.</source>
         <translation>有可用的备份（{backup}）：恢复它即可找回截至当天的进度。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="53"/>
+        <location filename="../../question_db/messages.py" line="63"/>
         <source>Your progress file {path} was written by a newer version of examdesk (schema version {version}; this one understands up to {supported}). It was left untouched. Until you update examdesk, your progress is saved in {side_path} instead.</source>
         <translation>你的进度文件 {path} 由更新版本的 examdesk 写入（数据结构版本 {version}；当前版本最高支持 {supported}），已保持原样未改动。在你更新 examdesk 之前，进度改为保存在 {side_path}。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="58"/>
+        <location filename="../../question_db/messages.py" line="68"/>
         <source>The data folder {folder} is read-only, so examdesk cannot save your progress. You can look at what was saved before, but new answers will not be saved. Make the folder writable, or start examdesk with --data-dir set to a writable folder.</source>
         <translation>数据文件夹 {folder} 是只读的，examdesk 无法保存你的进度。你可以查看之前保存的内容，但新的答案不会被保存。请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="63"/>
+        <location filename="../../question_db/messages.py" line="73"/>
         <source>The disk that holds {path} is full, so examdesk cannot save your progress. Nothing you do will be saved until space is freed; then restart examdesk.</source>
         <translation>存放 {path} 的磁盘已满，examdesk 无法保存你的进度。释放空间之前，你的任何操作都不会被保存；释放后请重启 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="67"/>
+        <location filename="../../question_db/messages.py" line="77"/>
         <source>examdesk cannot save your progress in {path} ({detail}). Nothing you do will be saved until that is fixed; then restart examdesk.</source>
         <translation>examdesk 无法将进度保存到 {path}（{detail}）。问题解决之前，你的任何操作都不会被保存；解决后请重启 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="70"/>
+        <location filename="../../question_db/messages.py" line="80"/>
         <source>The daily backup of your progress could not be written to {path} ({detail}). Your progress file itself is fine.</source>
         <translation>无法将进度的每日备份写入 {path}（{detail}）。进度文件本身完好。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="73"/>
+        <location filename="../../question_db/messages.py" line="83"/>
         <source>Little space is left on the disk that holds {path} ({free_mib} MiB free). When it is full, examdesk cannot save your answers.</source>
         <translation>存放 {path} 的磁盘剩余空间不多（仅剩 {free_mib} MiB）。磁盘满后，examdesk 将无法保存你的答案。</translation>
     </message>
@@ -3041,94 +3051,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="89"/>
+        <location filename="../../desktop/views/library.py" line="90"/>
         <source>%1 (%2 scored: void questions are not)</source>
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="91"/>
+        <location filename="../../desktop/views/library.py" line="92"/>
         <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="101"/>
-        <location filename="../../desktop/views/library.py" line="200"/>
+        <location filename="../../desktop/views/library.py" line="102"/>
+        <location filename="../../desktop/views/library.py" line="201"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="113"/>
+        <location filename="../../desktop/views/library.py" line="114"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="121"/>
+        <location filename="../../desktop/views/library.py" line="122"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="123"/>
+        <location filename="../../desktop/views/library.py" line="124"/>
         <source>Key, explanation and errata at once; say whether you knew each one</source>
         <translation>直接显示答案、解析和勘误；逐题说明你是否记得</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="126"/>
-        <location filename="../../desktop/views/library.py" line="216"/>
+        <location filename="../../desktop/views/library.py" line="127"/>
+        <location filename="../../desktop/views/library.py" line="217"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="131"/>
+        <location filename="../../desktop/views/library.py" line="132"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="166"/>
+        <location filename="../../desktop/views/library.py" line="167"/>
         <source>Practice: %1 of %2 answered</source>
         <translation>练习：已答 %1/%2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="168"/>
+        <location filename="../../desktop/views/library.py" line="169"/>
         <source>%1 right</source>
         <translation>对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="170"/>
+        <location filename="../../desktop/views/library.py" line="171"/>
         <source>%1 partly</source>
         <translation>部分对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="172"/>
+        <location filename="../../desktop/views/library.py" line="173"/>
         <source>%1 wrong</source>
         <translation>错 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="174"/>
+        <location filename="../../desktop/views/library.py" line="175"/>
         <source>%1 shown or recited</source>
         <translation>看答案或背题 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="180"/>
+        <location filename="../../desktop/views/library.py" line="181"/>
         <source>Continue at question %1</source>
         <translation>从第 %1 题继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="194"/>
+        <location filename="../../desktop/views/library.py" line="195"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="205"/>
+        <location filename="../../desktop/views/library.py" line="206"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="207"/>
+        <location filename="../../desktop/views/library.py" line="208"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="213"/>
+        <location filename="../../desktop/views/library.py" line="214"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3136,22 +3146,22 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="182"/>
+        <location filename="../../desktop/views/paper_session.py" line="186"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="183"/>
+        <location filename="../../desktop/views/paper_session.py" line="187"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="184"/>
+        <location filename="../../desktop/views/paper_session.py" line="188"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="186"/>
+        <location filename="../../desktop/views/paper_session.py" line="190"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -3164,7 +3174,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="398"/>
+        <location filename="../../desktop/views/practice.py" line="423"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
@@ -3224,53 +3234,58 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <translation>答题卡</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="326"/>
+        <location filename="../../desktop/views/practice.py" line="347"/>
         <source>Recited: scheduled by what you said.</source>
         <translation>已背：按你的回答安排复习。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="328"/>
+        <location filename="../../desktop/views/practice.py" line="349"/>
+        <source>Answer shown (read only: nothing is scheduled or saved).</source>
+        <translation>已显示答案（只读：不会安排复习，也不会保存）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="351"/>
         <source>Answer shown without answering: not graded, and it comes back for review soon (as a miss).</source>
         <translation>未作答就查看了答案：不判分，并会很快安排复习（按答错处理）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="379"/>
+        <location filename="../../desktop/views/practice.py" line="404"/>
         <source>Submit (%1)</source>
         <translation>提交（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="384"/>
+        <location filename="../../desktop/views/practice.py" line="409"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="392"/>
+        <location filename="../../desktop/views/practice.py" line="417"/>
         <source>✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do</source>
         <translation>✓ 对 %1 · ◐ %2 · ✗ 错 %3 · 未完成 %4</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="398"/>
+        <location filename="../../desktop/views/practice.py" line="423"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="426"/>
+        <location filename="../../desktop/views/practice.py" line="457"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="440"/>
+        <location filename="../../desktop/views/practice.py" line="473"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="481"/>
+        <location filename="../../desktop/views/practice.py" line="515"/>
         <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
         <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="556"/>
-        <location filename="../../desktop/views/practice.py" line="638"/>
+        <location filename="../../desktop/views/practice.py" line="596"/>
+        <location filename="../../desktop/views/practice.py" line="679"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
