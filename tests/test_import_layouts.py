@@ -186,3 +186,45 @@ def test_bare_code_is_fenced_but_options_that_look_like_code_are_options():
     assert list(q1.options) == ["A", "B", "C", "D"] and q1.seed_answer == "A"
     assert q2.type == "programming" and q2.code["seed"] == "def relu(x):\n    return x.clamp(min=0)\n"
     assert q2.explanation == "clamp 即可。"
+
+
+def test_english_question_marks_are_not_lost_math():
+    p = paper("1. What is the rank of a 3x3 identity matrix?\nA. 1\nB. 3\nAnswer: B\n"
+              "2. Which loss suits classification?\nA. MSE\nB. Cross-entropy\nAnswer: B")
+    assert not [f for q in p.questions for f in q.review if f.kind == "lost_math"]
+    assert "lost_math" in {f.kind for f in paper("1.损失L=?log(p)是什么？答案：交叉熵\n"
+                                                 "2.第二题？答案：略").questions[0].review}
+
+
+def test_a_bare_answer_summary_line_and_bank_metadata():
+    p = paper("## 1. Which activation is bounded?\n- A. ReLU\n- B. Sigmoid\n\nAnswer\n\nB\n\n"
+              "## 2. Which is an optimizer?\n- A. Adam\n- B. GELU\n\nShow answer\n\nA\n")
+    assert [q.seed_answer for q in p.questions] == ["B", "A"]
+    p = paper("【单选题】1、哪个是优化器？\nA．Adam\nB．GELU\n正确答案：A\n试题解析：Adam 是优化器。\n"
+              "难度：★★\n知识点：优化\n【单选题】2、哪个是激活函数？\nA．Adam\nB．GELU\n正确答案：B\n")
+    assert p.questions[0].explanation == "Adam 是优化器。"
+    assert [q.seed_answer for q in p.questions] == ["A", "B"]
+
+
+def test_a_key_table_printed_down_the_page():
+    p = paper("一、单选题（每题2分）\n1、甲？\nA. a\nB. b\n2、乙？\nA. a\nB. b\n"
+              "二、编程题（15分）\n3、写一个函数。\n参考答案\n题号 | 答案\n1 | B\n2 | A\n3 | 略\n")
+    assert [q.seed_answer for q in p.questions[:2]] == ["B", "A"]
+    assert p.questions[2].points == 15  # a one-question part's "（15分）"
+
+
+def test_a_quiz_inside_a_form_is_read(tmp_path):
+    from question_db.interchange.importers import import_file
+
+    page = tmp_path / "quiz.html"
+    page.write_text("<html><body><nav>Home | Quizzes</nav><form id='quiz'>"
+                    "<h3>1. Which is an optimizer?</h3><label><input type=radio> A) Adam</label>"
+                    "<label><input type=radio> B) GELU</label>"
+                    "<details><summary>Show answer</summary>Answer: A</details>"
+                    "<h3>2. Which is an activation?</h3><label><input type=radio> A) Adam"
+                    "</label><label><input type=radio> B) GELU</label>"
+                    "<details><summary>Show answer</summary>Answer: B</details></form>"
+                    "<script>var x = 1;</script></body></html>", encoding="utf-8")
+    p = import_file(page).paper
+    assert [q.seed_answer for q in p.questions] == ["A", "B"]
+    assert p.questions[0].options == {"A": "Adam", "B": "GELU"}

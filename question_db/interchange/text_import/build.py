@@ -210,10 +210,29 @@ _HEADING_MARK = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+", re.M)
 _QUOTE_MARK = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
 
 
+# ("参考答案" alone heads an appendix; "Answers" and "Answer key" too: not these)
+_BARE_ANSWER = re.compile(r"^[ \t]*(?:(?:Show|View|Reveal|Click for)\s+(?:the\s+)?)?"
+                          r"(?:[Aa]nswer|[Ss]olution)[ \t]*\n|"
+                          r"^[ \t]*(?:查看|显示|点击查看)(?:答案|解析)[ \t]*\n", re.M)
+# a question bank's metadata lines: not part of the explanation they follow
+_METADATA = re.compile(r"^[ \t]*(?:难度|难易程度|知识点|考点|来源|题型|Difficulty|Topic|Source)"
+                       r"[ \t]*[:：][^\n]*$", re.M)
+
+
+def _answer_label(m: re.Match) -> str:
+    """A bare "Show answer" line is the answer's label, unless a label follows anyway."""
+    after = m.string[m.end():m.end() + 80].lstrip()
+    return "\n" if sg.ANSWER.match(after) else "Answer:\n"
+
+
 def _plain(text: str) -> str:
     """Markdown's emphasis, heading and quote marks out of the prose (code is already
-    behind placeholders): ``### Question 1`` and ``**Answer:** (c)`` read as printed."""
+    behind placeholders): ``### Question 1`` and ``**Answer:** (c)`` read as printed; a
+    line that is only "Answer" (a ``<details>`` summary) is the answer label; a bank's
+    难度 / 知识点 lines are dropped."""
     text = _EMPHASIS.sub(r"\1", text)
+    text = _BARE_ANSWER.sub(_answer_label, text)
+    text = _METADATA.sub("", text)
     text = _HEADING_MARK.sub("", text)
     return _QUOTE_MARK.sub("", text)
 
@@ -269,6 +288,15 @@ def parse_rule(text: str) -> Rule:
     return rule
 
 
+def _header_rule(head: sg.SectionHead) -> Rule:
+    """Points from a heading's brackets (``（15分）``); the multiple-choice rule may also
+    sit in its name (``多选题，少选得1分``)."""
+    rule = parse_rule(head.rule)
+    if rule.mc_rule is None:
+        rule.mc_rule = parse_rule(head.name).mc_rule
+    return rule
+
+
 def import_text(text: str, *, paper_id: str, title: str | None = None,
                 source: str | None = None, encoding: str = "", name: str = "<text>"
                 ) -> ImportResult:
@@ -304,13 +332,14 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
         b.warnings.append(Problem(name, "-", "answer", f"keys printed away from their "
                                   f"questions: {linked['part']} from part key lists, "
                                   f"{linked['appendix']} from the answer appendix"))
-    rules = [parse_rule(h.rule + " " + h.name) for h in sk.headers]
+    rules = [_header_rule(h) for h in sk.headers]
     questions: list[DraftQuestion] = []
     section_of: list[int] = []
     for raw in sk.questions:
         header = sk.headers[raw.section] if raw.section >= 0 else None
         rule = rules[raw.section] if raw.section >= 0 else Rule()
-        q = _question(b, raw, section_type(header.name) if header else "", rule, sk)
+        kind = section_type(raw.tag) or (section_type(header.name) if header else "")
+        q = _question(b, raw, kind, rule, sk)
         q.source_text = b.restore_source(b.text[raw.start:raw.end]).strip()
         if raw.key_source in ("part", "appendix") and raw.answer:
             # the key as printed away from the question, so the review shows it beside it

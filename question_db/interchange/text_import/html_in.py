@@ -35,7 +35,7 @@ __all__ = ["html_text", "html_to_paper_text", "decode_html"]
 MAX_DEPTH = 1000  # open elements kept; deeper ones are only counted
 MATCH_DEPTH = 200  # how far down the stack an end tag looks for its start tag
 DROPPED = frozenset({"script", "style", "noscript", "template", "head", "title", "nav",
-                     "aside", "form", "svg", "canvas", "iframe", "object", "embed", "select",
+                     "aside", "svg", "canvas", "iframe", "object", "embed", "select",
                      "button", "textarea", "audio", "video", "rt", "rp", "dialog"})
 PAGE_FRAME = frozenset({"header", "footer"})  # dropped outside <article>/<main>
 HEAD_CONTENT = frozenset({"head", "title", "meta", "link", "style", "script", "base",

@@ -266,7 +266,34 @@ def _table_grids(text: str) -> tuple[str, list[tuple[int, dict[int, str]]]]:
                 lines[i] = " " * len(line)
                 lines[i + 1] = " " * len(lines[i + 1])
         pos += len(line) + 1
+    _column_grids(lines, grids)
     return "\n".join(lines), grids
+
+
+def _column_grids(lines: list[str], grids: list[tuple[int, dict[int, str]]]) -> None:
+    """A key table printed down the page (``题号 | 答案`` over ``1 | B``, ``2 | D``): two or
+    more rows of a number and a key; read, then blanked in ``lines``."""
+    pos, i = 0, 0
+    starts = []
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    while i < len(lines):
+        j, keys = i, {}
+        while j < len(lines):
+            cells = _cells(lines[j])
+            if len(cells) == 2 and cells[0].isdigit() and cells[1]:
+                keys[int(cells[0])] = cells[1]
+                j += 1
+            else:
+                break
+        if len(keys) >= 2:
+            grids.append((starts[i], keys))
+            for k in range(i, j):
+                lines[k] = " " * len(lines[k])
+            i = j
+        else:
+            i += 1
 
 
 def _cells(line: str) -> list[str]:

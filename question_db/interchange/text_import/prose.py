@@ -91,6 +91,7 @@ _PILE_CALL = re.compile(r"(?<![A-Za-z0-9_.])pile(?=\s*\()")
 _PILE_SPAN = re.compile(r"`pile`")
 _PILE_WORD = re.compile(r"(?<![A-Za-z_.])pile(?![A-Za-z0-9_])")
 _LOST = re.compile(r"\?+")
+_QUESTION_MARK = re.compile(r"\?(?=\s|$|[\"'”’)\]*]|\ue000)")
 _SUPERSCRIPT = re.compile(r"(?:\)|\|\|)([23])(?=[=+\-×*/，,。）);；]|$|[^\w.])")
 
 
@@ -289,6 +290,9 @@ def find_lost_characters(text: str) -> tuple[str, list[Note]]:
     text = BROKEN_GLOSS.sub("?", text)
     spans: list[list[int]] = []
     for m in _LOST.finditer(text):
+        if _QUESTION_MARK.match(text, m.start()) and m.start() and \
+                re.match(r"[A-Za-z0-9)\]\"'`*]", text[m.start() - 1]):
+            continue  # "What is the rank?" ends an English sentence: nothing was lost
         if spans and m.start() - spans[-1][1] <= 6:
             spans[-1][1] = m.end()
         else:

@@ -26,7 +26,7 @@ ANSWER = re.compile(
     r"(?:参考|正确|标准)?答案(?:与解析|及解析|和解析|解析)?\s*[：:]|【(?:参考)?答案(?:与解析)?】|"
     r"(?<![A-Za-z])(?:[Cc]orrect\s*[Aa]nswers?|[Ss]uggested\s*[Aa]nswers?|[Mm]odel\s*[Aa]nswer"
     r"|Answers?|ANSWERS?|Ans\.?|Key|Solution)\s*[:：]")
-EXPLANATION = re.compile(r"(?:答案)?解析\s*[：:]|【(?:答案)?解析】|"
+EXPLANATION = re.compile(r"(?:答案|试题|题目|本题)?解析\s*[：:]|【(?:答案|试题)?解析】|"
                          r"(?<![A-Za-z])(?:Explanation|EXPLANATION|Rationale)\s*[:：]")
 # "N." / "N、" (dot-style numbers; "1.x" and "3.5" are versions, not questions)
 _NUMBER_RUN = re.compile(r"(\d+)\s*([.．](?!\d)|、)(?![xX](?![A-Za-z0-9]))")
@@ -64,6 +64,8 @@ _POINTS = (r"(?:本(?:小)?题|共|满分)?\s*(\d+(?:\.\d+)?)\s*(?:分|points?|p
 _INLINE_POINTS = re.compile(rf"^\s*[（(\[【]\s*{_POINTS}\s*[)）\]】]\s*|^\s*{_POINTS}\s*[:：.]?\s+",
                             re.I)
 _TRAILING_POINTS = re.compile(rf"\s*[（(\[【]\s*{_POINTS}\s*[)）\]】]\s*$", re.I)
+# a question bank's type tag right before a number: 【单选题】1、… / [多选题] 2. …
+_TYPE_TAG = re.compile(r"[【\[〔]\s*([^】\]〕\n]{1,10}?题)\s*[】\]〕][ \t]*$")
 _SENTENCE_END = set("。！？；）)」”’】]》.!?;:：")
 PLACEHOLDER = re.compile("\ue000(.)\ue001")
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9,
@@ -103,6 +105,7 @@ class RawQuestion:
     answer: str = ""  # the printed key / answer text
     explanation: str = ""
     printed: int = 0  # the number as printed (restarting per part or not)
+    tag: str = ""  # a type tag printed before the number: "【多选题】2、…" -> "多选题"
     key_source: str = ""  # "inline", "part" or "appendix"; "" when no key was found
 
 
@@ -387,8 +390,11 @@ def skeleton(text: str) -> Skeleton:
     title, _, rest = preamble.partition("\n")
     questions: list[RawQuestion] = []
     head_starts = [h.start for h in headers]
+    tags = [_TYPE_TAG.search(text, max(0, c.pos - 24), c.pos) for c in chain]
     for k, c in enumerate(chain):
         end = chain[k + 1].pos if k + 1 < len(chain) else len(text)
+        if k + 1 < len(chain) and tags[k + 1]:
+            end = tags[k + 1].start()  # the next question's tag is not this one's text
         section = bisect_left(head_starts, c.pos) - 1
         # a heading inside the body belongs to the next part
         h = bisect_left(head_starts, c.body)
@@ -396,7 +402,7 @@ def skeleton(text: str) -> Skeleton:
             end = headers[h].start
         number = k + 1 if restarted else c.number
         questions.append(RawQuestion(number, c.pos, end, section, text[c.body:end],
-                                     printed=c.number))
+                                     printed=c.number, tag=tags[k][1] if tags[k] else ""))
     return Skeleton(clean_title(title), rest.strip(), headers, questions, restarted,
                     has_answers)
 
