@@ -228,3 +228,12 @@ def test_a_quiz_inside_a_form_is_read(tmp_path):
     p = import_file(page).paper
     assert [q.seed_answer for q in p.questions] == ["A", "B"]
     assert p.questions[0].options == {"A": "Adam", "B": "GELU"}
+
+
+def test_two_bank_exports_without_part_headings_are_named():
+    one = ("《机器学习》第1章练习（题库导出）\n【单选题】1、甲？\nA．a\nB．b\n正确答案：A\n"
+           "【单选题】2、乙？\nA．a\nB．b\n正确答案：B\n【单选题】3、丙？\nA．a\nB．b\n正确答案：A\n")
+    two = one.replace("《机器学习》第1章", "《深度学习》第2章")
+    with pytest.raises(NoQuestions, match="line 14 \\(“《深度学习》第2章练习（题库导出）”\\)"):
+        paper(one + two)
+    assert len(paper(one).questions) == 3

@@ -69,27 +69,45 @@ MAX_CHARS = 10_000_000  # ~10 MB of text: a paper is far smaller; above it, a me
 _TITLE_WORDS = re.compile(r"试卷|试题|考试|测试|笔试|真题|模拟|练习|[Ee]xam|[Tt]est\b|[Pp]aper|[Qq]uiz")
 
 
+_PAPER_WORDS = re.compile(r"试卷|试题(?!解析)|练习|题库|真题|模拟|考试|笔试|[Ee]xam\b|[Qq]uiz\b")
+
+
 def _second_paper(text: str) -> tuple[int, str] | None:
-    """Where a second paper starts in one file: a title line, then a first part heading
-    and numbering from 1 again, after the first paper's questions. (position, title)"""
+    """Where a second paper starts in one file, after the first paper's questions: a title
+    line, then numbering from 1 again (a first part heading or the first question itself).
+    (position, title)"""
     candidates = sg.find_candidates(text)
-    firsts = [h for h in sg.first_headings(text) if h.numeral == 1]
-    if len(firsts) < 2:
-        return None
     positions = [c.pos for c in candidates]
-    for head in firsts[1:]:
-        k = bisect.bisect_left(positions, head.end)
-        if k >= len(candidates) or candidates[k].number != 1:
-            continue
-        if bisect.bisect_left(positions, head.start) - bisect.bisect_left(
-                positions, firsts[0].end) < 2:
-            continue  # no questions between the two headings
-        window = text[max(0, head.start - 80):head.start].rstrip()
-        cut = max(window.rfind("\n"), *(window.rfind(c) for c in "。！？"))
-        title = window[cut + 1:].strip()
-        if title and _TITLE_WORDS.search(title) and not sg.ANSWER.search(title):
-            return max(0, head.start - 80) + cut + 1, title[:60]
+    starts = [h.start for h in sg.first_headings(text) if h.numeral == 1]
+    # well-placed "1"s with a "2" of their style after them: numbering that starts over
+    restarts: set[int] = set()
+    for i, c in enumerate(candidates):
+        if "\n" in text and c.number == 1 and c.quality >= 1 and any(
+                d.number == 2 and d.style == c.style for d in candidates[i + 1:i + 40]):
+            restarts.add(_tag_start(text, c.pos))
+    starts = sorted(set(starts) | restarts)
+    for at in starts[1:]:
+        if bisect.bisect_left(positions, at) - bisect.bisect_left(positions, starts[0]) < 2:
+            continue  # no questions between the two starts
+        window = text[max(0, at - 160):at].rstrip()
+        if at in restarts:  # no heading: the paper's own title on one of the two lines above
+            lines = [ln.strip() for ln in window.split("\n") if ln.strip()][-2:]
+            words = _PAPER_WORDS
+        else:
+            lines = [ln.strip() for ln in re.split(r"[\n。！？]", window) if ln.strip()][-1:]
+            words = _TITLE_WORDS
+        for line in lines:
+            if words.search(line) and not sg.ANSWER.search(line) and \
+                    not sg.EXPLANATION.search(line) and len(line) <= 60 and \
+                    not line.endswith(("。", "；", ";", "：", ":")):
+                return text.rfind(line, 0, at), line
     return None
+
+
+def _tag_start(text: str, pos: int) -> int:
+    """Where a question's line starts, its type tag (【单选题】) included."""
+    line = text.rfind("\n", max(0, pos - 24), pos) + 1
+    return line if line and not text[line:pos].strip(" \t【】[]〔〕单多选择判断填空题") else pos
 
 
 @dataclass
