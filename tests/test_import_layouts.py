@@ -237,3 +237,11 @@ def test_two_bank_exports_without_part_headings_are_named():
     with pytest.raises(NoQuestions, match="line 14 \\(“《深度学习》第2章练习（题库导出）”\\)"):
         paper(one + two)
     assert len(paper(one).questions) == 3
+
+
+def test_running_heads_beside_page_marks_are_dropped_and_language_read():
+    p = paper("2026年秋季《深度学习》期末考试试卷（A卷）\n1. 甲？\nA. a\nB. b\n答案：A\n\n"
+              "第 1 页 共 2 页\n\n《深度学习》期末考试试卷（A卷）\n2. 乙？\nA. a\nB. b\n答案：B\n")
+    assert p.questions[0].options["B"] == "b" and "试卷" not in p.questions[1].stem
+    assert p.language == "zh-Hans"
+    assert paper(EN_MARKDOWN).language == "en"

@@ -42,6 +42,10 @@ SECTION_TYPES = (
 TYPE_NAMES = {"single_choice": "单选题", "multiple_choice": "多选题", "fill_blank": "填空题",
               "calculation": "计算题", "short_answer": "简答题", "system_design": "系统设计题",
               "programming": "编程题"}
+TYPE_NAMES_EN = {"single_choice": "Single choice", "multiple_choice": "Multiple choice",
+                 "fill_blank": "Fill in the blanks", "calculation": "Calculation",
+                 "short_answer": "Short answer", "system_design": "System design",
+                 "programming": "Programming"}
 DEFAULT_POINTS = {"single_choice": 2, "multiple_choice": 3, "fill_blank": 2,
                   "calculation": 10, "short_answer": 10, "system_design": 20,
                   "programming": 20}
@@ -135,6 +139,7 @@ class _Builder:
         if text.count("\n") >= 3:  # code printed as bare lines: fenced, then repaired
             text = fence_bare_code(text)
         self.text = _plain(self._protect(text))
+        self.language = _language(self.text)
         self.vocabulary = self._code_vocabulary()
 
     # --- code blocks behind placeholders ---------------------------------------------------
@@ -235,6 +240,15 @@ _BARE_ANSWER = re.compile(r"^[ \t]*(?:(?:Show|View|Reveal|Click for)\s+(?:the\s+
 # a question bank's metadata lines: not part of the explanation they follow
 _METADATA = re.compile(r"^[ \t]*(?:难度|难易程度|知识点|考点|来源|题型|Difficulty|Topic|Source)"
                        r"[ \t]*[:：][^\n]*$", re.M)
+
+
+def _language(text: str) -> str:
+    """``zh-Hans`` when Chinese carries the paper (even a tenth of its letters: a Chinese
+    paper is full of English terms), else ``en``."""
+    sample = sg.PLACEHOLDER.sub("", text[:200_000])
+    cjk = sum(1 for ch in sample if "\u4e00" <= ch <= "\u9fff")
+    latin = sum(1 for ch in sample if ch.isascii() and ch.isalpha())
+    return "zh-Hans" if cjk >= 0.1 * (cjk + latin) else "en"
 
 
 def _answer_label(m: re.Match) -> str:
@@ -372,7 +386,8 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
     paper_title = title or sk.title or paper_id
     duration, note = _duration(sk.preamble + " " + sk.title, questions)
     paper = DraftPaper(id=paper_id, title=paper_title, sections=sections, questions=questions,
-                       duration_minutes=duration, duration_note=note, source=source)
+                       duration_minutes=duration, duration_note=note, source=source,
+                       language=b.language)
     return ImportResult(paper, b.warnings, encoding)
 
 
@@ -690,7 +705,8 @@ def _sections(b: _Builder, sk: sg.Skeleton, rules: list[Rule],
         mc = rule.mc_rule
         if run[0].type == "multiple_choice" and mc is None:
             notes.append("原卷未说明多选题给分规则，暂按全对才得分")
-        title = header.title if header else TYPE_NAMES[run[0].type]
+        names = TYPE_NAMES if b.language.startswith("zh") else TYPE_NAMES_EN
+        title = header.title if header else names[run[0].type]
         out.append(DraftSection(title=title, type=run[0].type, first=run[0].number,
                                 last=run[-1].number, points=round(total, 4),
                                 scoring=header.rule if header else "",

@@ -128,7 +128,36 @@ def normalise(text: str) -> str:
     page marks of a printed original ("第2页共8页") out, line ends to ``\\n``."""
     text = text.translate(_FULLWIDTH).translate(_INVISIBLE).replace("\u00a0", " ")
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u3000", " ")
-    return _PAGE_MARK.sub("", text)
+    return _PAGE_MARK.sub("", _drop_running_heads(text))
+
+
+_PAGE_LINE = re.compile(r"\s*(?:第\s*\d+\s*页\s*[，,/／]?\s*(?:共\s*\d+\s*页)?|Page\s*\d+(?:\s*of\s*\d+)?"
+                        r"|[-–—]?\s*\d{1,3}\s*[-–—]?|\d+\s*/\s*\d+)\s*", re.I)
+
+
+def _drop_running_heads(text: str) -> str:
+    """A printed paper copied page by page: the line beside each page mark that repeats
+    (the running title, "《深度学习》期末考试试卷（A卷）") is page furniture, not a stem."""
+    if text.count("\n") < 3 or "页" not in text and "age" not in text:
+        return text
+    lines = text.split("\n")
+    marks = [i for i, ln in enumerate(lines) if ln.strip() and _PAGE_LINE.fullmatch(ln)
+             and not ln.strip().isdigit()]
+    if not marks:
+        return text
+    title = next((ln.strip() for ln in lines if ln.strip()), "")
+    beside: dict[str, list[int]] = {}
+    for i in marks:
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(lines) and not lines[j].strip():
+                j += step  # blank lines between the mark and its neighbour
+            if 0 <= j < len(lines) and j not in marks:
+                beside.setdefault(lines[j].strip(), []).append(j)
+    drop = {j for line, where in beside.items()
+            if len(where) >= 2 or (len(line) >= 6 and line in title and where[0] > 0)
+            for j in where}
+    return "\n".join(ln for i, ln in enumerate(lines) if i not in drop)
 
 
 def cn_numeral(text: str) -> int:
