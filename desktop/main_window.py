@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.storage_warning = StorageWarning(self)  # a full disk: say so, keep the answers
         self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
+        self.import_memory_limit: int | None = None  # bytes; None: import_process's default
 
         self.stack = BareStack()
         self.setCentralWidget(self.stack)
@@ -639,10 +640,12 @@ class MainWindow(QMainWindow):
             if not chosen:
                 return
             path = chosen
-        from question_db.interchange.importers import import_file
+        from question_db.interchange.import_process import import_file_isolated
 
-        self.db.run_beside(import_file, Path(path), on_done=self._review_import,
-                           on_error=self._import_failed)
+        # In a child process with a memory limit: a file that blows up (a zip bomb, a PDF
+        # whose stream inflates to gigabytes) takes the child down, not this window.
+        self.db.run_beside(lambda: import_file_isolated(Path(path), **self._import_limits()),
+                           on_done=self._review_import, on_error=self._import_failed)
 
     def import_pasted(self, text: str | None = None) -> None:
         """Ask for pasted text (unless given), import it off the UI thread, review it."""
@@ -653,10 +656,16 @@ class MainWindow(QMainWindow):
             if dialog.exec() != PasteDialog.DialogCode.Accepted:
                 return
             text = dialog.text.toPlainText()
-        from question_db.interchange.importers import import_pasted
+        from question_db.interchange.import_process import import_pasted_isolated
 
-        self.db.run_beside(import_pasted, text, on_done=self._review_import,
-                           on_error=self._import_failed)
+        self.db.run_beside(lambda: import_pasted_isolated(text, **self._import_limits()),
+                           on_done=self._review_import, on_error=self._import_failed)
+
+    def _import_limits(self) -> dict:
+        """The importer child's memory limit: ``import_memory_limit`` when set (tests),
+        else import_process's default."""
+        limit = self.import_memory_limit
+        return {} if limit is None else {"memory_limit": limit}
 
     def _review_import(self, result):
         from question_db.paths import data_dir, user_papers_dir
@@ -669,10 +678,17 @@ class MainWindow(QMainWindow):
         return view
 
     def _import_failed(self, error: BaseException) -> None:
-        """Unreadable input names the file and the reason; nothing was written."""
+        """Unreadable input names the file and the reason; an importer that ran out of
+        memory or died says so; nothing was written either way."""
+        from question_db.interchange.import_process import ImporterFailed
+
+        if isinstance(error, ImporterFailed):
+            lead = self.tr("The importer stopped before it finished; nothing was written. "
+                           "examdesk itself is fine.")
+        else:
+            lead = self.tr("This file cannot be imported; nothing was written.")
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Import paper"),
-                          self.tr("This file cannot be imported; nothing was written.")
-                          + "\n\n" + str(error), QMessageBox.StandardButton.Ok, self)
+                          lead + "\n\n" + str(error), QMessageBox.StandardButton.Ok, self)
         box.setObjectName("import_failed")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

@@ -77,3 +77,73 @@ def test_exam_start_dialog_offers_to_score_unverified_questions(qtbot):
         qtbot.addWidget(dialog)
         assert (dialog.include_drafts_box is not None) is box_shown
         assert dialog.include_drafts() is ticked
+
+
+# --- files that blow up (issue 28, item 3): the importer runs in a child process ------------
+
+def _reset_peak_memory() -> bool:
+    """Start this process's resident-memory high-water mark (VmHWM) afresh (Linux 4.0+)."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def _peak_memory_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+def _import_and_wait_for_the_refusal(app, path: Path) -> str:
+    app.window.import_paper(path)
+    app.qtbot.waitUntil(lambda: app.window.findChild(QMessageBox, "import_failed")
+                        is not None, timeout=60_000)
+    box = app.window.findChild(QMessageBox, "import_failed")
+    text = box.text()
+    box.close()
+    return text
+
+
+def _survives(app) -> None:
+    """The window is there and still imports (a paste goes through the child too)."""
+    import shiboken6
+
+    assert shiboken6.isValid(app.window) and app.window.isVisible()
+    app.window.import_pasted("::Q1:: 2 + 2 = ? {=4 ~3 ~5}\n")
+    assert app.wait_screen(ImportScreen).review.paper.questions
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="reads /proc (Linux)")
+def test_a_zip_bomb_imported_in_the_window_is_refused_and_the_window_survives(launch,
+                                                                            tmp_path):
+    from bombs import GIB, write_zip_bomb
+
+    bomb = write_zip_bomb(tmp_path / "paper.docx", "word/document.xml", 2 * GIB,
+                          others={"[Content_Types].xml": b"<Types/>"})
+    app = launch()
+    assert _reset_peak_memory()
+    text = _import_and_wait_for_the_refusal(app, bomb)
+    assert "paper.docx" in text and "nothing was written" in text
+    assert _peak_memory_mib() < 1024  # the 2 GiB were never in the window's process
+    _survives(app)
+    assert not (tmp_path / "papers").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="reads /proc (Linux)")
+def test_a_pdf_that_inflates_to_2_gib_blows_up_in_the_child_not_the_window(launch, tmp_path):
+    """No importer caps what a PDF stream inflates to (pdfminer inflates it whole): the
+    child process meets its memory limit, the window only hears about it."""
+    from bombs import GIB, write_pdf_bomb
+
+    bomb = write_pdf_bomb(tmp_path / "paper.pdf", 2 * GIB)
+    app = launch()
+    app.window.import_memory_limit = 768 * 2**20  # the default is 2 GiB; this is quicker
+    assert _reset_peak_memory()
+    text = _import_and_wait_for_the_refusal(app, bomb)
+    assert "paper.pdf" in text and "nothing was written" in text
+    assert "MemoryError" in text or "out of memory" in text
+    assert _peak_memory_mib() < 1024
+    _survives(app)

@@ -202,3 +202,44 @@ def test_images_travel_as_anki_media(tmp_path):
     package = read_apkg(out)
     assert package.media == {"examdesk-img-media-flag.png": png}
     assert '<img src="examdesk-img-media-flag.png" alt="flag">' in package.notes[0].fields["Stem"]
+
+
+# --- a deck that would blow up (issue 28, item 3) -------------------------------------------
+
+def test_a_deck_whose_collection_inflates_to_2_gib_is_refused_before_reading(tmp_path):
+    from bombs import GIB, write_zip_bomb
+
+    from question_db.interchange.encoding import UnreadableInput
+
+    bomb = write_zip_bomb(tmp_path / "bomb.apkg", "collection.anki2", 2 * GIB,
+                          others={"media": b"{}"})
+    assert bomb.stat().st_size < 3 * 2**20
+    started = time.monotonic()
+    with pytest.raises(UnreadableInput) as refused:
+        read_apkg(bomb)
+    assert time.monotonic() - started < 2.0  # the directory was read, not the entry
+    message = str(refused.value)
+    assert str(bomb) in message and "'collection.anki2'" in message
+    assert "2,048 MiB" in message and "zip bomb" in message
+
+
+def test_a_deck_with_more_entries_than_allowed_is_refused(tmp_path):
+    import zipfile
+
+    from question_db.interchange.encoding import UnreadableInput
+    from question_db.interchange.zip_limits import ZipLimits, open_zip, read_member
+
+    path = tmp_path / "many.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for i in range(5):
+            zf.writestr(str(i), b"x" * 100)
+    with pytest.raises(UnreadableInput, match="holds 5 entries; a test archive may hold 4"):
+        open_zip(path, ZipLimits("a test archive", entries=4, entry_bytes=1000,
+                                 total_bytes=10_000))
+    with pytest.raises(UnreadableInput, match="would expand to"):
+        open_zip(path, ZipLimits("a test archive", entries=9, entry_bytes=1000,
+                                 total_bytes=400))
+    with open_zip(path, ZipLimits("a test archive", 9, 1000, 10_000)) as zf:
+        with pytest.raises(UnreadableInput, match="larger than"):
+            read_member(zf, "0", 99)  # even when the header is believed, reads stop
+        assert read_member(zf, "0", 100) == b"x" * 100

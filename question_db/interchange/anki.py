@@ -40,10 +40,11 @@ from .feedback import points_text
 from .markup import markdown_to_html
 from ..atomic_file import atomic_path
 from .writing import dropped, has_key, media_file, question_mtime
+from .zip_limits import ZipLimits, copy_member, open_zip, read_member
 
 __all__ = ["FORMAT", "DECK_ROOT", "MODEL_IDS", "FIELDS", "deck_id", "note_guid", "tag",
            "tags_for", "highlight", "build_package", "write_apkg", "AnkiNote", "AnkiPackage",
-           "read_apkg"]
+           "read_apkg", "APKG_LIMITS"]
 
 FORMAT = "apkg"
 DECK_ROOT = "examdesk"
@@ -365,9 +366,17 @@ class AnkiPackage:
     media: dict[str, bytes]  # name -> content
 
 
+# What a deck read back may hold (issue 28, item 3: a zip bomb must be refused before it is
+# inflated). Generous for real decks: Anki's own media limit is in the hundreds of MiB.
+APKG_LIMITS = ZipLimits(kind="an Anki deck", entries=100_000, entry_bytes=512 * 2**20,
+                        total_bytes=1024 * 2**20)
+_MEDIA_MAP_BYTES = 16 * 2**20  # the JSON naming the media files
+
+
 def read_apkg(path: Path | str) -> AnkiPackage:
-    """What an ``.apkg`` in the legacy (``collection.anki2``/``.anki21``) layout holds."""
-    with zipfile.ZipFile(path) as zf, tempfile.TemporaryDirectory() as tmp:
+    """What an ``.apkg`` in the legacy (``collection.anki2``/``.anki21``) layout holds.
+    ``UnreadableInput`` (naming the file) for a damaged or oversized package."""
+    with open_zip(path, APKG_LIMITS) as zf, tempfile.TemporaryDirectory() as tmp:
         names = set(zf.namelist())
         inner = next((n for n in ("collection.anki21", "collection.anki2") if n in names),
                      None)
@@ -375,9 +384,11 @@ def read_apkg(path: Path | str) -> AnkiPackage:
             raise ValueError(f"{path}: no collection.anki2 (a newer Anki package format "
                              f"this reader does not know)")
         db = Path(tmp) / inner
-        db.write_bytes(zf.read(inner))
-        media_map = json.loads(zf.read("media")) if "media" in names else {}
-        media = {name: zf.read(idx) for idx, name in media_map.items()}
+        copy_member(zf, inner, db, APKG_LIMITS.entry_bytes)  # streamed, not held in memory
+        media_map = json.loads(read_member(zf, "media", _MEDIA_MAP_BYTES)) \
+            if "media" in names else {}
+        media = {name: read_member(zf, idx, APKG_LIMITS.entry_bytes)
+                 for idx, name in media_map.items()}
         conn = sqlite3.connect(db)
         try:
             models_json, decks_json = conn.execute("SELECT models, decks FROM col").fetchone()
