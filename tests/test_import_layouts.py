@@ -69,7 +69,7 @@ def test_numbering_styles(number):
                      for n in range(1, 5))
     p = paper("练习卷\n" + text)
     assert [q.number for q in p.questions] == [1, 2, 3, 4]
-    assert [q.options["A"] for q in p.questions] == ["甲 1", "甲 2", "甲 3", "甲 4"]
+    assert [q.options["A"] for q in p.questions] == ["甲1", "甲2", "甲3", "甲4"]  # as printed
 
 
 def test_versions_and_sub_lists_inside_stems_are_not_questions():

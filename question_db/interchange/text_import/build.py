@@ -136,7 +136,10 @@ class _Builder:
         self.codes: list[_Code] = []
         self.warnings: list[Problem] = []
         text = sg.normalise(to_simplified(text))
-        if text.count("\n") >= 3:  # code printed as bare lines: fenced, then repaired
+        # a run-on extraction lost its spaces too (they are put back between Chinese and
+        # Latin text, as the bank writes it); a clean copy keeps its spacing as printed
+        self.run_on = text.count("\n") < 3
+        if not self.run_on:  # code printed as bare lines: fenced, then repaired
             text = fence_bare_code(text)
         self.text = _plain(self._protect(text))
         self.language = _language(self.text)
@@ -209,7 +212,7 @@ class _Builder:
     def _prose(self, text: str, name: str, out: _Field) -> str:
         if not text:
             return ""
-        fixed, notes = repair_prose(text)
+        fixed, notes = repair_prose(text, spacing=self.run_on)
         out.flags += [_flag(n, name) for n in notes]
         return re.sub(r"\n{3,}", "\n\n", fixed)
 
@@ -239,7 +242,8 @@ _BARE_ANSWER = re.compile(r"^[ \t]*(?:(?:Show|View|Reveal|Click for)\s+(?:the\s+
                           r"^[ \t]*(?:查看|显示|点击查看)(?:答案|解析)[ \t]*\n", re.M)
 # a question bank's metadata lines: not part of the explanation they follow
 _METADATA = re.compile(r"^[ \t]*(?:难度|难易程度|知识点|考点|来源|题型|Difficulty|Topic|Source)"
-                       r"[ \t]*[:：][^\n]*$", re.M)
+                       r"[ \t]*[:：][^\n]*$|^[ \t]*[⬆↑^]?\s*(?:Back to top|返回顶部|回到顶部)[ \t]*$",
+                       re.M | re.I)
 
 
 def _language(text: str) -> str:
@@ -634,7 +638,8 @@ def _mark_truncation(b: _Builder, sk: sg.Skeleton, questions: list[DraftQuestion
                               f"the source is cut off here: …{q.truncated_at}"))
 
 
-_LAST_KEY = re.compile(r"(?:^|\n)[^\n]{0,40}(?:答案|Answer|Key|\d)[^\n]{0,12}[:：.、)\s]\s*"
+_LAST_KEY = re.compile(r"(?:答案|解析|Answer|Explanation|Solution)[^\n]{0,4}[:：]\s*[^\n，。,.]{1,8}$|"
+                       r"(?:^|\n)[^\n]{0,40}(?:答案|Answer|Key|\d)[^\n]{0,12}[:：.、)\s]\s*"
                        r"[（(]?[A-Ha-h](?:\s*[,，、]?\s*[（(]?[A-Ha-h][)）]?)*[)）]?\s*$|"
                        r"(?<!\d)\d{1,3}\s*[.、:：)]\s*[^\n\d，,：:；;。]{1,20}$")
 
