@@ -245,3 +245,13 @@ def test_running_heads_beside_page_marks_are_dropped_and_language_read():
     assert p.questions[0].options["B"] == "b" and "试卷" not in p.questions[1].stem
     assert p.language == "zh-Hans"
     assert paper(EN_MARKDOWN).language == "en"
+
+
+def test_sub_questions_answered_part_by_part_are_not_options():
+    p = paper("Problem 1 [6 points] A classifier has 40 true positives and 10 false positives.\n"
+              "(a) Compute the precision.\n(b) Compute the recall given 40 false negatives.\n"
+              "Solution: (a) Precision = 40/50 = 0.8. (b) Recall = 40/80 = 0.5.\n"
+              "Problem 2 [2 points] Which is a metric?\n(A) F1\n(B) Adam\nSolution: (A)\n")
+    q1, q2 = p.questions
+    assert q1.options is None and "(b) Compute the recall" in q1.stem
+    assert q2.options == {"A": "F1", "B": "Adam"} and q2.seed_answer == "A"

@@ -427,6 +427,8 @@ def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
               sk: sg.Skeleton) -> DraftQuestion:
     flags: list[ReviewFlag] = []
     found = sg.find_options(raw.stem)
+    if found and _sub_parts(raw):
+        found = None  # "(a) Compute … (b) Compute …" answered part by part: no options
     stem_text, options = (found if found else (raw.stem, None))
     stem_text, trailing = sg.trailing_points(stem_text)
     if raw.inline_points is None:
@@ -487,6 +489,17 @@ def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
                                 "answer"))
     q.review = _dedupe(flags)
     return q
+
+
+_SUB_PART = re.compile(r"[（(]\s*([a-h])\s*[)）]")
+
+
+def _sub_parts(raw: sg.RawQuestion) -> bool:
+    """Sub-questions (a), (b), … rather than options: the answer works through them in
+    turn at length, instead of naming one."""
+    labels = _SUB_PART.findall(raw.answer)
+    return len(raw.answer) > 40 and labels[:2] == ["a", "b"] and \
+        _SUB_PART.findall(raw.stem)[:2] == ["a", "b"]
 
 
 def _type_from_shape(raw: sg.RawQuestion, options, blanks: int, b: _Builder) -> str:
