@@ -204,3 +204,37 @@ def test_slow_compile_check_passes_correct_solutions():
         slow = [r for r in results if r["slow"]]
         assert slow, "000/34 has no slow (torch.compile) check"
         assert all(r["passed"] for r in slow), (path.name, slow)
+
+
+def test_zero1_meta_placeholders_are_skipped_and_the_real_violation_reported():
+    """Meta tensors hold no data: collecting the state skips them (no "Cannot copy out of
+    meta tensor") and the checks judge the rest, here a full, unsharded m and v."""
+    q = BANK.question("001/30")
+    path = next(p for p in q.code.wrong if p.name == "q30_wrong_full_state.py")
+    source = path.read_text("utf-8").replace(
+        '    state["exp_avg_sq"] = torch.zeros(chunk * ws, dtype=p.dtype, device=p.device)\n',
+        '    state["exp_avg_sq"] = torch.zeros(chunk * ws, dtype=p.dtype, device=p.device)\n'
+        '                    state["spare"] = torch.empty(chunk * ws, device="meta")\n')
+    assert 'device="meta"' in source
+    results = {r["name"]: r for r in run_solutions_inprocess(q.code.check, [source])[0]}
+    failed = {n: r["message"] for n, r in results.items() if not r["passed"]}
+    assert set(failed) == {"state_sharded"}, failed
+    assert "not sharded" in failed["state_sharded"], failed
+    skipped = json.dumps(results["state_sharded"]["details"])
+    assert '"meta_tensors_skipped_per_rank": [8, 8]' in skipped, skipped
+    assert "meta" not in failed["state_sharded"].lower()
+
+
+def test_zero1_step_closure_called_once_and_its_loss_returned():
+    q = BANK.question("001/30")
+    ok = results_for(q, q.code.reference)["step_returns_closure_loss"]
+    assert ok["passed"], ok["message"]
+    wrong = next(p for p in q.code.wrong if p.name == "q30_wrong_closure_loss_dropped.py")
+    bad = results_for(q, wrong)["step_returns_closure_loss"]
+    assert not bad["passed"] and "not the closure's loss" in bad["message"], bad["message"]
+    twice = q.code.reference.read_text("utf-8").replace(
+        "                loss = closure()\n", "                loss = closure()\n"
+        "                loss = closure()\n")
+    results = {r["name"]: r for r in run_solutions_inprocess(q.code.check, [twice])[0]}
+    assert not results["step_returns_closure_loss"]["passed"]
+    assert "2 time(s)" in results["step_returns_closure_loss"]["message"]

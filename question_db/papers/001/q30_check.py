@@ -112,7 +112,8 @@ def optimizer_tensors(opt, params):
     where it was found ("optim.state[·]['exp_avg']").
 
     Parameters and gradients (and views of them) are left out by storage; so are tensors
-    stored under a name containing "step" (step counters).
+    stored under a name containing "step" (step counters) and tensors on the meta device
+    (placeholders that hold no data: counted in ``meta_skipped`` only).
     """
     import types
     import torch
@@ -121,13 +122,16 @@ def optimizer_tensors(opt, params):
         skip.add(p.untyped_storage().data_ptr())
         if p.grad is not None:
             skip.add(p.grad.untyped_storage().data_ptr())
-    found, seen = [], set()
+    found, seen, meta_skipped = [], set(), [0]
 
     def walk(obj, depth, key, path):
         if id(obj) in seen or depth > 8:
             return
         seen.add(id(obj))
         if isinstance(obj, torch.Tensor):
+            if obj.is_meta:  # no data to copy or compare ("Cannot copy out of meta tensor")
+                meta_skipped[0] += 1
+                return
             if (obj.is_floating_point() and obj.numel() and "step" not in key.lower()
                     and obj.untyped_storage().data_ptr() not in skip):
                 found.append((path or "self", obj.detach().reshape(-1).double().cpu().clone()))
@@ -152,7 +156,7 @@ def optimizer_tensors(opt, params):
                 walk(v, depth + 1, k, (path + "." if path else "") + k)
 
     walk(opt, 0, "", "")
-    return found
+    return found, meta_skipped[0]
 
 
 def prepare_torch():
@@ -228,15 +232,39 @@ def run_rank(sol, ws, rank, deadline):
         stage = "ShardedAdam(...)"
         opt = cls(groups, lr=common["LR"], betas=common["BETAS"], eps=common["EPS"],
                   rank=rank, world_size=ws)
+        closure_log = {"calls": 0, "loss": None}
         for step in range(common["STEPS"]):
             stage = "step %d" % (step + 1)
+            if step < common["STEPS"] - 1:
+                for p in params:
+                    p.grad = None
+                common["loss_fn"](named, step, rank).backward()
+                opt.step()
+                continue
+            # The last step goes through step(closure), as torch.optim.Adam allows: the
+            # closure recomputes the gradients; step() must call it once, return its loss.
             for p in params:
                 p.grad = None
-            common["loss_fn"](named, step, rank).backward()
-            opt.step()
+
+            def closure(step=step):
+                closure_log["calls"] += 1
+                for p in params:
+                    p.grad = None
+                loss = common["loss_fn"](named, step, rank)
+                loss.backward()
+                closure_log["loss"] = float(loss.detach())
+                return loss
+
+            stage = "step %d (step(closure))" % (step + 1)
+            returned = opt.step(closure)
+            closure_log["returned"] = (
+                float(returned.detach()) if isinstance(returned, torch.Tensor)
+                and returned.numel() == 1 else
+                float(returned) if isinstance(returned, (int, float)) else repr(returned)[:80])
         stage = "collect results"
+        state, meta_skipped = optimizer_tensors(opt, params)
         torch.save({"params": [p.detach().clone() for p in params], "init": init,
-                    "state": optimizer_tensors(opt, params),
+                    "state": state, "meta_skipped": meta_skipped, "closure": closure_log,
                     "numel": [p.numel() for p in params]}, tag + ".pt.tmp")
         os.replace(tag + ".pt.tmp", tag + ".pt")
     except BaseException:
@@ -685,6 +713,8 @@ def state_sharded(ctx):
                              "values_found_per_rank": [len(hm[0]) + len(hv[0])
                                                        for hm, hv in found],
                              "layout": _layout(found, ranks, starts, sizes),
+                             "meta_tensors_skipped_per_rank": [
+                                 r.get("meta_skipped", 0) for r in ranks],
                              "tensor_elements_seen_per_rank": [
                                  sum(t.numel() for _, t in r["state"]) for r in ranks]}
         ctx.recognised = f"world_size={ws}: {report[f'ws{ws}']['layout']}"
@@ -710,3 +740,29 @@ def state_sharded(ctx):
                     "not sharded", state=report)
     ctx.recognised = report["ws3"]["layout"]
     return {"state": report}
+
+
+@check("step_returns_closure_loss",
+       "step(closure) (the last of the 6 steps) calls the closure exactly once, with grad "
+       "enabled, and returns the loss it returned, as torch.optim.Adam does", timeout=90)
+def step_returns_closure_loss(ctx):
+    seen = {}
+    for ws in WORLD_SIZES:
+        for rank, res in enumerate(_scenario(ctx, ws)):
+            log = res.get("closure") or {}
+            calls, loss, returned = log.get("calls", 0), log.get("loss"), log.get("returned")
+            where = f"world_size={ws}, rank {rank}"
+            if calls != 1:
+                raise CheckFailed(
+                    f"{where}: step(closure) called the closure {calls} time(s), expected "
+                    "exactly once (torch.optim.Adam calls it once, under torch.enable_grad(), "
+                    "before using the gradients)" if calls else
+                    f"{where}: step(closure) never called the closure (the stem: when a "
+                    "closure is given, call it and return its loss)",
+                    world_size=ws, rank=rank, calls=calls)
+            if not isinstance(returned, float) or abs(returned - loss) > 1e-6 * max(1.0, abs(loss)):
+                raise CheckFailed(
+                    f"{where}: step(closure) returned {returned!r}, not the closure's loss "
+                    f"{loss:.6g}", world_size=ws, rank=rank, returned=returned, loss=loss)
+            seen[f"ws{ws}_rank{rank}"] = loss
+    return {"closure_losses": seen}

@@ -3,7 +3,8 @@
 PyTorch's own ZeRO-1 (pure PyTorch, not DeepSpeed) partitions whole parameters over the ranks
 and keeps a wrapped ``torch.optim.Adam`` (``self.optim``) for the local partition; after the
 local step it broadcasts every parameter from its owner. It expects gradients to be averaged
-already (by DDP), so ``step()`` does that first: all_reduce SUM ÷ world_size.
+already (by DDP), so ``step()`` does that first (after calling the closure, which
+recomputes them): all_reduce SUM ÷ world_size.
 """
 import torch
 import torch.distributed as dist
@@ -15,6 +16,12 @@ class ShardedAdam(ZeroRedundancyOptimizer):
         super().__init__(params, optimizer_class=torch.optim.Adam, lr=lr, betas=betas, eps=eps)
 
     def step(self, closure=None, **kwargs):
+        # The closure recomputes the gradients: call it before averaging them (handing it
+        # to super().step() would run it after the all_reduce, undoing the average).
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
         if self.world_size > 1:
             with torch.no_grad():
                 for group in self.param_groups:
@@ -22,4 +29,5 @@ class ShardedAdam(ZeroRedundancyOptimizer):
                         if p.grad is not None:
                             dist.all_reduce(p.grad, op=dist.ReduceOp.SUM)
                             p.grad.div_(self.world_size)
-        return super().step(closure=closure, **kwargs)
+        super().step(**kwargs)
+        return loss
