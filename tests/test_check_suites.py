@@ -238,3 +238,13 @@ def test_zero1_step_closure_called_once_and_its_loss_returned():
     results = {r["name"]: r for r in run_solutions_inprocess(q.code.check, [twice])[0]}
     assert not results["step_returns_closure_loss"]["passed"]
     assert "2 time(s)" in results["step_returns_closure_loss"]["message"]
+
+
+def test_pre_norm_names_the_norm_after_sublayer_order():
+    q = BANK.question("000/34")
+    path = next(p for p in q.code.wrong if p.name == "q34_wrong_norm_after_sublayer.py")
+    result = results_for(q, path)["pre_norm"]
+    assert not result["passed"]
+    assert "x + Norm(F(x)), the norm after each sub-layer (OLMo 2's order)" in result["message"]
+    post = next(p for p in q.code.wrong if p.name == "q34_wrong_post_norm.py")
+    assert "post-norm x = Norm(x + F(x))" in results_for(q, post)["pre_norm"]["message"]

@@ -573,9 +573,47 @@ def rope_relative(ctx):
     return {"spread": worst, "variation": variation, "scale": scale}
 
 
+def _attention_sees_norm(ctx, dt, found: dict) -> None:
+    """Pre-norm feeds attention RMSNorm(x), and RMSNorm(4x) = RMSNorm(x): q, k, v unchanged."""
+    layer = _build(ctx, 32, 4, dtype=dt).eval()
+    torch.manual_seed(5)
+    x = 3 * torch.randn(2, 7, 32, device=ctx.device, dtype=dt)
+    seen = []
+    for scale in (1, 4):
+        with AttentionTap(ctx.ns) as spy, torch.no_grad():
+            out = layer(scale * x)
+        seen.append((spy.calls[0] if spy.calls else None, out))
+    (first, out1), (second, out4) = seen
+    if first is None or second is None:  # no attention call seen: other checks say so
+        return
+    tol = 1e-4 if dt == torch.float32 else 4 * ctx.tol(dt)[0]
+    change = {}
+    for n in "qkv":
+        a, b = first[n].double().cpu(), second[n].double().cpu()
+        change[n] = float((b - a).abs().max()) / max(float(a.abs().max()), 1e-12)
+    found[_name(dt)] = {"relative_change_of_qkv_for_4x": change}
+    if max(change.values()) <= tol:
+        return
+    ratio = float(second["q"].double().norm()) / max(float(first["q"].double().norm()), 1e-12)
+    # Where is the norm then? Normalised sub-layer contributions (out − x) stay bounded when
+    # x grows; un-normalised ones grow with it.
+    grow = float((out4.double() - 4 * x.double()).norm()) / max(
+        float((out1.double() - x.double()).norm()), 1e-12)
+    order = ("x + Norm(F(x)), the norm after each sub-layer (OLMo 2's order)" if grow < 2 else
+             "no RMSNorm before attention")
+    raise CheckFailed(
+        f"found {order}, not the stem's pre-norm h = x + Attn(RMSNorm(x)), out = h + "
+        f"MLP(RMSNorm(h)): scaling x by 4 changed attention's q, k, v by up to "
+        f"{max(change.values()):.3g} (relative; q grew ×{ratio:.3g}; output − x grew "
+        f"×{grow:.3g}), so attention does not see RMSNorm(x) ({_name(dt)})",
+        relative_change=change, q_growth=ratio, contribution_growth=grow)
+
+
 @check("pre_norm", "with every weight matrix zeroed the layer returns x + a constant (pre-norm "
-       "residuals; post-norm would return a normalised x)")
+       "residuals; post-norm would return a normalised x), and attention sees RMSNorm(x): its "
+       "q, k, v do not change when x is scaled ×4 (x + Norm(F(x)) would scale them)")
 def pre_norm(ctx):
+    found = {}
     for dt in _dtypes(ctx):
         layer = _build(ctx, 32, 4, dtype=dt).eval()
         mats = [p for p in layer.parameters() if p.dim() >= 2 and p.requires_grad]
@@ -592,9 +630,11 @@ def pre_norm(ctx):
         assert_close(offset, expected, rtol=rtol, atol=10 * atol,
                      what=f"output − x with all weight matrices zeroed ({_name(dt)}; expected "
                           "the same constant for every token: the residual stream must not be "
-                          "normalised)")
+                          "normalised, as post-norm x = Norm(x + F(x)) does)")
         assert_close(offset2, expected, rtol=rtol, atol=10 * atol,
                      what=f"output − x for another input, weights zeroed ({_name(dt)})")
+        _attention_sees_norm(ctx, dt, found)
+    return found
 
 
 @check("matches_reference", "output equals a float64 reference built from your weights in the "
