@@ -311,3 +311,13 @@ def test_stems_say_what_the_triton_checks_need():
         if is_triton(q):
             assert "TRITON_INTERPRET=1" in q.stem, q.id
             assert 'os.environ.setdefault("TRITON_INTERPRET", "1")' in q.code.read("starter")
+
+
+def test_int4_packing_checks_the_stated_shape():
+    q = BANK.question("drills/6")
+    path = next(p for p in q.code.wrong if p.name == "q06_wrong_pack_along_rows.py")
+    results = {r["name"]: r for r in run_suite_inprocess(q.code.check, path.read_text("utf-8"))}
+    failed = {n for n, r in results.items() if not r["passed"]}
+    assert failed == {"int4_packing"}, failed
+    assert "expected (out, in/2)" in results["int4_packing"]["message"]
+    assert "two rows per byte" in results["int4_packing"]["message"]

@@ -185,8 +185,8 @@ def check_constant(ctx):
 
 
 @check("int4_packing",
-       "pack_int4 stores two codes per byte: uint8 of shape (out, in/2); unpack_int4 returns "
-       "the codes exactly")
+       "pack_int4 stores two codes of one row per byte: uint8 of shape (out, in/2) (two rows "
+       "per byte, (out/2, in), fails); unpack_int4 returns the codes exactly")
 def check_packing(ctx):
     pack, unpack = ctx.get("pack_int4"), ctx.get("unpack_int4")
     codes = torch.randint(0, 16, (OUT, IN), generator=torch.Generator().manual_seed(5))
@@ -199,6 +199,12 @@ def check_packing(ctx):
     ctx.expect(packed.numel() == codes.numel() // 2,
                f"pack_int4 of {codes.numel()} codes holds {packed.numel()} bytes, expected "
                f"{codes.numel() // 2}", shape=list(packed.shape))
+    ctx.expect(tuple(packed.shape) == (OUT, IN // 2),
+               f"pack_int4 of codes ({OUT}, {IN}) returned shape {tuple(packed.shape)}, expected "
+               f"(out, in/2) = ({OUT}, {IN // 2}): the two codes of a byte are neighbouring "
+               "input channels of one row"
+               + (" (this packs two rows per byte)" if tuple(packed.shape) == (OUT // 2, IN)
+                  else ""), shape=list(packed.shape))
     back = unpack(packed)
     ctx.expect(tuple(back.shape) == (OUT, IN), f"unpack_int4 returned shape "
                f"{tuple(back.shape)}, expected ({OUT}, {IN})")
