@@ -3,7 +3,10 @@
 Contract: ``cross_entropy_forward(logits, target, ignore_index=-100, label_smoothing=0.0)``
 equals ``F.cross_entropy`` (reduction mean); ``cross_entropy_backward(...)`` returns
 d loss / d logits without autograd or a built-in loss. Max-shift or logsumexp, loops or
-vectorised code, what is shared between the two functions: the learner's choice.
+vectorised code, what is shared between the two functions: the learner's choice. Either
+function may overwrite the logits it is given (Liger-Kernel writes the gradient into the
+logits' storage): every call gets fresh copies, and every reference is computed first, from
+tensors the solution never sees.
 """
 import torch
 import torch.nn.functional as F
@@ -37,8 +40,8 @@ def _expected(logits, target, **kw):
 
 
 def _forward(ctx, logits, target, **kw):
-    with torch.no_grad():
-        out = ctx.get("cross_entropy_forward")(logits, target, **kw)
+    with torch.no_grad():  # copies: the solution may overwrite its inputs
+        out = ctx.get("cross_entropy_forward")(logits.clone(), target.clone(), **kw)
     if not isinstance(out, torch.Tensor) or out.numel() != 1:
         raise CheckFailed(f"cross_entropy_forward returned {getattr(out, 'shape', type(out))}, "
                           f"expected a 0-dim tensor")
@@ -46,8 +49,8 @@ def _forward(ctx, logits, target, **kw):
 
 
 def _backward(ctx, logits, target, **kw):
-    with torch.no_grad():
-        out = ctx.get("cross_entropy_backward")(logits, target, **kw)
+    with torch.no_grad():  # copies: the solution may overwrite its inputs
+        out = ctx.get("cross_entropy_backward")(logits.clone(), target.clone(), **kw)
     if not isinstance(out, torch.Tensor) or out.shape != logits.shape:
         raise CheckFailed(f"cross_entropy_backward returned "
                           f"{getattr(out, 'shape', type(out).__name__)}, expected "
@@ -106,10 +109,11 @@ def check_backward(ctx):
 def check_extreme_forward(ctx):
     logits, target = _data(ctx, 10, extreme=True)
     for kw in (dict(), dict(label_smoothing=0.1)):
+        want = _expected(logits, target, **kw)[0]
         got = _forward(ctx, logits, target, **kw)
         ctx.expect(bool(torch.isfinite(got)), f"{kw}: loss is {float(got)} for logits of ±1e4: "
                    f"exp overflows unless the row maximum is subtracted first")
-        _close_loss(got, _expected(logits, target, **kw)[0], f"±1e4 logits, {kw}")
+        _close_loss(got, want, f"±1e4 logits, {kw}")
     return {"loss": float(got)}
 
 
@@ -118,13 +122,14 @@ def check_extreme_forward(ctx):
 def check_extreme_backward(ctx):
     logits, target = _data(ctx, 10, extreme=True)
     for kw in (dict(), dict(label_smoothing=0.1)):
+        want = _expected(logits, target, **kw)[1]
         got = _backward(ctx, logits, target, **kw)
         ctx.expect(bool(torch.isfinite(got).all()),
                    f"{kw}: {int((~torch.isfinite(got)).sum())} non-finite gradient entries for "
                    f"logits of ±1e4")
         # rtol 1e-3: x - logsumexp(x) rounds the log-sum-exp at magnitude 1e4 to fp32's
         # spacing there (~1e-3), a legitimate alternative to subtracting the max first.
-        _close_grad(got, _expected(logits, target, **kw)[1], f"±1e4 logits, {kw}", rtol=1e-3)
+        _close_grad(got, want, f"±1e4 logits, {kw}", rtol=1e-3)
     return {"message": "finite and within rtol 1e-3"}
 
 
@@ -136,6 +141,8 @@ def check_ignore(ctx):
         logits, target = _data(ctx, 20, ignore_index=ignore, n_ignored=32)
         kw = dict(ignore_index=ignore, label_smoothing=0.1)
         ignored = target == ignore
+        kept = ~ignored
+        alone = _expected(logits[kept], target[kept], label_smoothing=0.1)[0]
         grad = _backward(ctx, logits, target, **kw)
         leak = float(grad[ignored].abs().max())
         ctx.expect(leak == 0.0, f"ignore_index={ignore}: ignored rows have gradient entries up "
@@ -146,8 +153,6 @@ def check_ignore(ctx):
         ctx.expect(abs(float(a) - float(b)) <= 1e-6 * abs(float(a)),
                    f"ignore_index={ignore}: changing only the ignored rows changed the loss "
                    f"from {float(a):.6g} to {float(b):.6g}")
-        kept = ~ignored
-        alone = _expected(logits[kept], target[kept], label_smoothing=0.1)[0]
         if abs(float(a) - float(alone)) > 1e-5 * abs(float(alone)):
             ratio = float(a) / float(alone)
             raise CheckFailed(f"ignore_index={ignore}: loss {float(a):.6g}, but the mean over "
@@ -211,7 +216,7 @@ def check_by_hand(ctx):
         with log:
             for fn in ("cross_entropy_forward", "cross_entropy_backward"):
                 try:
-                    ctx.get(fn)(logits, target, label_smoothing=0.1)
+                    ctx.get(fn)(logits.clone(), target.clone(), label_smoothing=0.1)
                 except RuntimeError as exc:
                     if not calls:
                         raise

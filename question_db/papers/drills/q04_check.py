@@ -3,7 +3,9 @@
 Contract: ``RMSNormFunction.apply(x, weight, eps)`` = x / sqrt(mean(x², -1) + eps) * weight,
 dtype of x, statistic in float32 or wider; its ``backward`` returns (grad_x, grad_weight,
 None). What is saved for backward, recompute vs. store, and the internal precision are the
-learner's choice.
+learner's choice. The backward may overwrite grad_out with grad_x (Liger-Kernel's in-place
+RMSNorm backward does): every backward gets its own copy of grad_out and every reference is
+computed first. The forward must leave x and weight as they were (checked).
 """
 import torch
 
@@ -32,8 +34,9 @@ def _inputs(ctx, shape, dtype=torch.float32, seed=0, scale=1.0):
 
 
 def _grads(cls, x, w, eps, g):
+    """y and the hand-written gradients; backward gets a copy of g, which it may overwrite."""
     y = cls.apply(x, w, eps)
-    gx, gw = torch.autograd.grad(y, (x, w), g)
+    gx, gw = torch.autograd.grad(y, (x, w), g.clone())
     return y, gx, gw
 
 
@@ -72,11 +75,16 @@ def check_forward(ctx):
     for i, shape in enumerate([(4, 32), (2, 5, 48), (3, 1, 7, 16)]):
         for eps in (1e-6, 1e-2):
             x, w = _inputs(ctx, shape, seed=i, scale=0.3)  # small rows: eps matters at 1e-2
+            want = _ref(x, w, eps)[2]
+            x0, w0 = x.detach().clone(), w.detach().clone()
             with torch.no_grad():
                 y = cls.apply(x, w, eps)
+            ctx.expect(torch.equal(x, x0) and torch.equal(w, w0),
+                       f"{shape}: the forward changed its input x or weight in place; other "
+                       f"layers still read them (only grad_out may be overwritten, in backward)")
             ctx.expect(y.dtype == x.dtype, f"{shape}: output dtype {y.dtype}, input {x.dtype}")
-            errs[f"{shape} eps={eps}"] = _expect_close(y, _ref(x, w, eps)[2],
-                                                       f"shape {shape}, eps={eps}", 1e-5, 1e-6)
+            errs[f"{shape} eps={eps}"] = _expect_close(y, want, f"shape {shape}, eps={eps}",
+                                                       1e-5, 1e-6)
     return {"max_abs_err": errs}
 
 
@@ -88,9 +96,9 @@ def check_gradcheck(ctx):
     x, w = _inputs(ctx, (2, 3, 8), dtype=torch.float64, seed=3)
     g = torch.randn(2, 3, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(4))
     g = g.to(ctx.device)
-    _, gx, gw = _grads(cls, x, w, 1e-5, g)
     xd, wd, y = _ref(x, w, 1e-5)
     want_x, want_w = torch.autograd.grad(y, (xd, wd), g)
+    _, gx, gw = _grads(cls, x, w, 1e-5, g)
     errs = {"grad_x": _expect_close(gx, want_x, "grad_x", 1e-7, 1e-9),
             "grad_weight": _expect_close(gw, want_w, "grad_weight", 1e-7, 1e-9)}
     try:
@@ -107,9 +115,9 @@ def check_weight_grad(ctx):
     cls = _fn(ctx)
     x, w = _inputs(ctx, (2, 5, 48), seed=5)
     g = torch.randn(2, 5, 48, generator=torch.Generator().manual_seed(6)).to(ctx.device)
-    _, _, gw = _grads(cls, x, w, 1e-6, g)
     xd, wd, y = _ref(x, w, 1e-6)
     want = torch.autograd.grad(y, wd, g.double())[0]
+    _, _, gw = _grads(cls, x, w, 1e-6, g)
     return {"max_abs_err": _expect_close(gw, want, "grad_weight for a 3-D input", 1e-4, 1e-5)}
 
 
@@ -124,8 +132,8 @@ def check_eps(ctx):
     x.requires_grad_()
     w = torch.ones(16, device=ctx.device, requires_grad=True)
     g = torch.ones(3, 16, device=ctx.device)
-    y, gx, gw = _grads(cls, x, w, 1e-6, g)
     want = _ref(x, w, 1e-6)[2]
+    y, gx, gw = _grads(cls, x, w, 1e-6, g)
     ctx.expect(bool(torch.isfinite(gx).all() and torch.isfinite(gw).all()),
                "non-finite gradients for an all-zero row: eps must sit inside the square root")
     err = _expect_close(y, want, "rows of ±1e-4 with eps=1e-6 (expected |y| = 1e-4 / "
@@ -142,16 +150,16 @@ def check_half(ctx):
     for dtype in (torch.bfloat16, torch.float16):
         x, w = _inputs(ctx, (4, 64), dtype=dtype, seed=7, scale=150.0)
         g = torch.randn(4, 64, generator=torch.Generator().manual_seed(8)).to(ctx.device, dtype)
+        xd, wd, ref = _ref(x, w, 1e-6)
+        want_x = torch.autograd.grad(ref, xd, g.double(), retain_graph=True)[0]
         y, gx, gw = _grads(cls, x, w, 1e-6, g)
         ctx.expect(y.dtype == dtype and gx.dtype == dtype and gw.dtype == dtype,
                    f"{dtype}: y {y.dtype}, grad_x {gx.dtype}, grad_weight {gw.dtype}; all "
                    f"should be {dtype}")
-        xd, wd, ref = _ref(x, w, 1e-6)
         ctx.expect(bool(torch.isfinite(y).all()),
                    f"{dtype}: non-finite outputs for values up to "
                    f"{float(x.detach().abs().max()):.0f}: take the mean of squares in float32 "
                    f"(300² = 90000 > fp16's maximum 65504)")
         out[str(dtype)] = _expect_close(y, ref, f"{dtype} forward", 2e-2, 2e-2)
-        want_x = torch.autograd.grad(ref, xd, g.double())[0]
         _expect_close(gx, want_x, f"{dtype} grad_x", 5e-2, 1e-3)
     return {"max_abs_err": out}
