@@ -83,6 +83,13 @@ class QtWatch:
 _KERNEL_FILE = re.compile(r"(?:kernel|ipc)-.*")
 
 
+def _is_zmq_garbage_collector(thread: threading.Thread) -> bool:
+    """pyzmq starts one garbage-collector thread per process the first time a message over
+    its copy threshold (64 KiB) is sent without copying (the check harness install code is
+    larger), and keeps it for the process's life: a singleton, not something a test leaked."""
+    return type(thread).__module__.startswith("zmq.")
+
+
 class LeakWatch:
     """What a test started and did not stop: ``problems()`` after the test."""
 
@@ -106,7 +113,8 @@ class LeakWatch:
         return {f.path for f in self._me.open_files()}
 
     def new_threads(self) -> list[threading.Thread]:
-        return [t for t in threading.enumerate() if t not in self._threads and t.is_alive()]
+        return [t for t in threading.enumerate() if t not in self._threads and t.is_alive()
+                and not _is_zmq_garbage_collector(t)]
 
     def children(self) -> list[psutil.Process]:
         return [p for p in self._me.children(recursive=True) if _alive(p)]
