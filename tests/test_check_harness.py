@@ -205,3 +205,117 @@ def test_a_kept_sdpa_reference_stays_observable():
         kept(q, q, q, is_causal=True)
     assert [c["entry"] for c in tap.calls] == ["scaled_dot_product_attention"]
     assert F.scaled_dot_product_attention is layouts._SDPA
+
+
+def test_standin_outputs_are_contiguous_like_the_real_kernel():
+    """A learner's out.view(b, s, -1) right after the call must work (issue 29)."""
+    from flash_attn import (flash_attn_func, flash_attn_qkvpacked_func, flash_attn_varlen_func,
+                            flash_attn_with_kvcache)
+
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 5, 4, 8) for _ in range(3))
+    for out in (flash_attn_func(q, k, v, causal=True), flash_attn_func(q, k, v, softcap=5.0),
+                flash_attn_qkvpacked_func(torch.stack((q, k, v), 2)),
+                flash_attn_with_kvcache(q, k, v, causal=True)):
+        assert out.is_contiguous() and out.view(2, 5, -1).shape == (2, 5, 32)
+    one = torch.tensor([0, 5], dtype=torch.int32)  # one sequence: the batched path
+    for cu, n in ((one, 5), (torch.tensor([0, 2, 5], dtype=torch.int32), 3)):
+        out = flash_attn_varlen_func(q[0], k[0], v[0], cu, cu, n, n, causal=True)
+        assert out.is_contiguous() and out.view(5, -1).shape == (5, 32)
+    with layouts.AttentionTap({}, route=lambda q, k, v, **kw: torch.zeros_like(q).transpose(
+            1, 2).contiguous().transpose(1, 2)):
+        routed = flash_attn_func(q, k, v)
+    assert routed.is_contiguous() and routed.view(2, 5, -1).shape == (2, 5, 32)
+
+
+def test_standin_kvcache_appends_in_place_and_matches_full_attention():
+    from flash_attn import flash_attn_func, flash_attn_with_kvcache
+    from flash_attn.layers.rotary import apply_rotary_emb
+
+    torch.manual_seed(1)
+    b, h, hk, d, cap = 2, 4, 2, 8, 10
+    q_all, k_all, v_all = (torch.randn(b, 7, n, d) for n in (h, hk, hk))
+    cos, sin = (f(torch.randn(cap, d // 2)) for f in (torch.cos, torch.sin))
+    k_cache, v_cache = torch.zeros(b, cap, hk, d), torch.zeros(b, cap, hk, d)
+    lens = torch.tensor([3, 5], dtype=torch.int32)
+    # Prefill: rotated keys at their positions; then one decoding step for each sequence.
+    for i, n in enumerate(lens.tolist()):
+        k_cache[i, :n] = apply_rotary_emb(k_all[i:i + 1, :n], cos, sin, interleaved=True)[0]
+        v_cache[i, :n] = v_all[i, :n]
+    q1, k1, v1 = (torch.stack([t[i, n] for i, n in enumerate(lens.tolist())]).unsqueeze(1)
+                  for t in (q_all, k_all, v_all))
+    out = flash_attn_with_kvcache(q1, k_cache, v_cache, k=k1, v=v1, rotary_cos=cos,
+                                  rotary_sin=sin, cache_seqlens=lens, causal=True)
+    assert out.shape == (b, 1, h, d) and out.is_contiguous()
+    for i, n in enumerate(lens.tolist()):
+        kr = apply_rotary_emb(k_all[i:i + 1, :n + 1], cos, sin, interleaved=True)
+        assert torch.allclose(k_cache[i, :n + 1], kr[0], atol=1e-6)  # appended in place
+        assert torch.allclose(v_cache[i, n], v_all[i, n])
+        assert not k_cache[i, n + 1:].any()
+        qr = apply_rotary_emb(q_all[i:i + 1, n:n + 1], cos[n:], sin[n:], interleaved=True)
+        want = flash_attn_func(qr, kr, v_all[i:i + 1, :n + 1], causal=True)
+        assert torch.allclose(out[i:i + 1], want, atol=1e-5)
+    # cache_batch_idx picks cache rows; without cache_seqlens the whole cache is attended.
+    full = flash_attn_with_kvcache(q_all[:1, :2], k_cache, v_cache,
+                                   cache_batch_idx=torch.tensor([1], dtype=torch.int32))
+    assert torch.allclose(full, flash_attn_func(q_all[:1, :2], k_cache[1:], v_cache[1:]),
+                          atol=1e-6)
+    with pytest.raises(NotImplementedError, match="block_table"):
+        flash_attn_with_kvcache(q1, k_cache, v_cache, block_table=torch.zeros(2, 1))
+
+
+def test_standin_bert_padding_round_trips_with_gradients():
+    from flash_attn import flash_attn_func, flash_attn_varlen_func
+    from flash_attn.bert_padding import index_first_axis, pad_input, unpad_input
+
+    torch.manual_seed(2)
+    mask = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], dtype=torch.bool)
+    x = torch.randn(2, 5, 4, 8, requires_grad=True)
+    unpadded, indices, cu, max_len, used = unpad_input(x, mask)
+    assert unpadded.shape == (8, 4, 8) and max_len == 5
+    assert cu.tolist() == [0, 3, 8] and cu.dtype == torch.int32 and used.tolist() == [3, 5]
+    assert torch.equal(index_first_axis(x.reshape(10, 4, 8), indices), unpadded)
+    out = flash_attn_varlen_func(unpadded, unpadded, unpadded, cu, cu, max_len, max_len,
+                                 causal=True)
+    padded = pad_input(out, indices, 2, 5)
+    assert padded.shape == (2, 5, 4, 8) and not padded[0, 3:].any()
+    want = flash_attn_func(x[:1, :3], x[:1, :3], x[:1, :3], causal=True)
+    assert torch.allclose(padded[:1, :3], want, atol=1e-6)
+    padded.sum().backward()
+    assert x.grad is not None and not x.grad[0, 3:].any() and x.grad[1].abs().sum() > 0
+
+
+def test_standin_mha_import_block_works_and_absent_names_fail_loudly():
+    """The imports at the top of flash-attn's flash_attn/modules/mha.py; what the stand-in
+    does not have raises ImportError naming it, never a silent None."""
+    exec("from flash_attn.utils.distributed import get_dim_for_local_rank\n"
+         "from flash_attn import (flash_attn_kvpacked_func, flash_attn_qkvpacked_func,\n"
+         "    flash_attn_varlen_kvpacked_func, flash_attn_varlen_qkvpacked_func,\n"
+         "    flash_attn_with_kvcache)\n"
+         "try:\n"
+         "    from flash_attn.ops.fused_dense import ColumnParallelLinear, FusedDense\n"
+         "except ImportError:\n"
+         "    FusedDense = ColumnParallelLinear = None\n"
+         "from flash_attn.layers.rotary import RotaryEmbedding\n", {})
+    from flash_attn.modules.mha import (CrossAttention, FlashCrossAttention, FlashSelfAttention,
+                                        SelfAttention, get_alibi_slopes)
+    from flash_attn.utils.distributed import get_dim_for_local_rank
+
+    assert [get_dim_for_local_rank(10, 3, r) for r in range(3)] == [4, 3, 3]
+    assert get_alibi_slopes(8)[0] == 0.5 and len(get_alibi_slopes(6)) == 6
+    torch.manual_seed(3)
+    qkv = torch.randn(2, 5, 3, 4, 8)
+    flash = FlashSelfAttention(causal=True)(qkv)
+    assert torch.allclose(flash, SelfAttention(causal=True)(qkv), atol=1e-5)
+    kv = qkv[:, :, 1:]
+    assert torch.allclose(FlashCrossAttention()(qkv[:, :, 0], kv),
+                          CrossAttention()(qkv[:, :, 0], kv), atol=1e-5)
+    for statement, name in [("from flash_attn.modules.mha import MHA", "modules.mha.MHA"),
+                            ("from flash_attn.ops.fused_dense import FusedDense", "flash_attn.ops"),
+                            ("import flash_attn.models.gpt", "flash_attn.models"),
+                            ("from flash_attn.utils.distributed import all_gather", "all_gather")]:
+        with pytest.raises(ImportError, match=name.replace(".", r"\.")) as info:
+            exec(statement, {})
+        assert "examdesk flash_attn stand-in" in str(info.value)
+    import flash_attn.bert_padding as bp
+    assert not hasattr(bp, "no_such_name")  # unknown names stay plain AttributeErrors
