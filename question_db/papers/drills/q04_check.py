@@ -9,7 +9,8 @@ computed first. The forward must leave x and weight as they were (checked).
 """
 import torch
 
-from _examdesk_harness import CheckFailed, check, tensor_mismatch
+from _examdesk_harness import (CheckFailed, TritonLaunches, check, tensor_mismatch,
+                               triton_bf16_problem)
 
 
 def _fn(ctx):
@@ -143,23 +144,32 @@ def check_eps(ctx):
 
 @check("half_precision",
        "bf16 and fp16 inputs (values up to ~300, whose squares overflow fp16) give outputs and "
-       "gradients of the input dtype close to the float64 reference")
+       "gradients of the input dtype close to the float64 reference (bf16 Triton kernels in "
+       "Triton's CPU interpreter are not judged: it multiplies bf16 wrongly)")
 def check_half(ctx):
     cls = _fn(ctx)
-    out = {}
+    out, not_judged = {}, None
     for dtype in (torch.bfloat16, torch.float16):
         x, w = _inputs(ctx, (4, 64), dtype=dtype, seed=7, scale=150.0)
         g = torch.randn(4, 64, generator=torch.Generator().manual_seed(8)).to(ctx.device, dtype)
         xd, wd, ref = _ref(x, w, 1e-6)
         want_x = torch.autograd.grad(ref, xd, g.double(), retain_graph=True)[0]
-        y, gx, gw = _grads(cls, x, w, 1e-6, g)
+        with TritonLaunches() as launches:
+            y, gx, gw = _grads(cls, x, w, 1e-6, g)
         ctx.expect(y.dtype == dtype and gx.dtype == dtype and gw.dtype == dtype,
                    f"{dtype}: y {y.dtype}, grad_x {gx.dtype}, grad_weight {gw.dtype}; all "
                    f"should be {dtype}")
+        if dtype == torch.bfloat16 and launches.count and triton_bf16_problem():
+            not_judged = triton_bf16_problem()  # its values say nothing about the solution
+            continue
         ctx.expect(bool(torch.isfinite(y).all()),
                    f"{dtype}: non-finite outputs for values up to "
                    f"{float(x.detach().abs().max()):.0f}: take the mean of squares in float32 "
                    f"(300² = 90000 > fp16's maximum 65504)")
         out[str(dtype)] = _expect_close(y, ref, f"{dtype} forward", 2e-2, 2e-2)
         _expect_close(gx, want_x, f"{dtype} grad_x", 5e-2, 1e-3)
+    if not_judged:
+        return {"max_abs_err": out, "not_judged": ["bfloat16 values"],
+                "message": f"fp16 judged; bf16 values NOT judged: your Triton kernels ran in "
+                           f"{not_judged}. Check on a CUDA device to judge bf16"}
     return {"max_abs_err": out}
