@@ -231,12 +231,14 @@ def regrade_practice_answer(store: ProgressStore, *, paper: Paper, session_id: i
                             question: Question, answer: AnswerRef, response: Response,
                             seconds: float, now: float | None = None) -> PracticeOutcome:
     """Self-marks saved or checks run on a submitted practice answer: its grade and its
-    review are replaced (a regrade is not a second outcome), the draft follows."""
+    review are replaced (a regrade is not a second outcome), the draft follows. The answer
+    row keeps the response it now grades: the navigator, the library card and the report
+    all read that one row (issue 30: a self-marked answer stayed "pending" on reload)."""
     grade = grade_in_paper(paper, question, response)
     stored = response_to_json(response)
     with store.write():
         store.save_draft(session_id, question.id, stored, seconds=round(seconds, 3), now=now)
-        store.set_grade(answer.id, grade)
+        store.set_grade(answer.id, grade, response=stored)
         spent = store.answer(answer.id).seconds
         card = review.record_outcome(store, question, paper, grade=grade, seconds=spent,
                                      answer_uid=answer.uid, now=now)

@@ -187,6 +187,10 @@ def _grade_programming(q: Question, response: CodeResponse) -> Grade:
                      "max_points": auto_points})
     if share is None and auto_points:
         return Grade(round(total, 4), q.points, PENDING, parts)
+    if not auto_points and any(p.get("marked") is None for p in parts[1:]):
+        # No checks score it (an imported code question): it waits for the self-marks,
+        # it is not 0 points wrong (issue 30).
+        return Grade(round(total, 4), q.points, PENDING, parts)
     return Grade(round(total, 4), q.points, _verdict(total, q.points), parts)
 
 

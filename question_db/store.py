@@ -513,15 +513,20 @@ class ProgressStore:
             raise KeyError(f"no answer with id {answer_id}")
         return _answer(rows[0])
 
-    def set_grade(self, answer_id: int, grade: Grade) -> None:
-        """Store a grade on an existing answer (a snapshot; reports regrade responses)."""
+    def set_grade(self, answer_id: int, grade: Grade, *,
+                  response: dict | None = None) -> None:
+        """Store a grade on an existing answer (a snapshot; reports regrade responses);
+        ``response``: the stored JSON it grades (self-marks or checks added), which
+        replaces the row's, so every reader regrades the same thing."""
         with self.write():
             cols = _grade_columns(grade)
             cursor = self.execute(
-                "UPDATE answers SET grade = ?, verdict = ?, points = ?, max_points = ? "
-                "WHERE id = ?", [json.dumps(grade.to_json(), ensure_ascii=False),
-                                 cols["verdict"], cols["points"], cols["max_points"],
-                                 answer_id])
+                "UPDATE answers SET grade = ?, verdict = ?, points = ?, max_points = ?, "
+                "response = COALESCE(?, response) WHERE id = ?",
+                [json.dumps(grade.to_json(), ensure_ascii=False), cols["verdict"],
+                 cols["points"], cols["max_points"],
+                 None if response is None else json.dumps(response, ensure_ascii=False),
+                 answer_id])
             if cursor.rowcount != 1:
                 raise KeyError(f"no answer with id {answer_id}")
 

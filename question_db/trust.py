@@ -35,8 +35,12 @@ def is_bundled(paper: Paper) -> bool:
 
 
 def runs_code(paper: Paper) -> bool:
-    """Whether the pack has anything to execute (checks, references, verify snippets)."""
-    return any(q.code is not None or q.verify is not None for q in paper.questions)
+    """Whether the pack has anything to execute: check suites (which run its references
+    and solutions) or verify snippets. Starter and printed code only fill the learner's
+    editor (a pack examdesk imported from the learner's own text has nothing else), and
+    the learner's own code needs no consent (issue 30)."""
+    return any((q.code is not None and q.code.check is not None) or q.verify is not None
+               for q in paper.questions)
 
 
 def pack_files(paper: Paper) -> dict[str, Path]:

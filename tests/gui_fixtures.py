@@ -48,11 +48,12 @@ class App:
     """One 'launch' of examdesk on a data folder (``build_app``, no kernel): the bundled bank
     is parsed once per test run and handed in, everything else is the production wiring."""
 
-    def __init__(self, qtbot, data_dir: Path, settings_path: Path) -> None:
+    def __init__(self, qtbot, data_dir: Path, settings_path: Path,
+                 bank: Bank | None = None) -> None:
         self.qtbot = qtbot
         self.settings = QSettings(str(settings_path), QSettings.Format.IniFormat)
         self.running = build_app(Options(data_dir=data_dir, no_kernel=True),
-                                 settings=self.settings, bank=bundled_bank())
+                                 settings=self.settings, bank=bank or bundled_bank())
         self.db = self.running.db
         self.window = self.running.window
         qtbot.waitExposed(self.window)
@@ -91,13 +92,14 @@ class App:
 @pytest.fixture
 def launch(qtbot, tmp_path):
     """Factory: ``launch()`` starts examdesk on this test's DB (``launch(folder)``: on a
-    data dir of its own); every launch is cleaned up."""
+    data dir of its own; ``bank=``: on other papers than the bundled ones); every launch is
+    cleaned up."""
     apps: list[App] = []
 
-    def make(data_dir: Path | None = None) -> App:
+    def make(data_dir: Path | None = None, bank: Bank | None = None) -> App:
         folder = data_dir or tmp_path
         folder.mkdir(parents=True, exist_ok=True)
-        app = App(qtbot, folder, folder / "settings.ini")
+        app = App(qtbot, folder, folder / "settings.ini", bank)
         apps.append(app)
         return app
 

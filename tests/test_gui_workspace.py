@@ -255,7 +255,7 @@ def test_results_of_code_edited_while_checking_do_not_grade_the_new_code(launch)
     answer.check_button.click()
     answer.editor.insertPlainText("# typed while the checks ran\n")
     app.window.on_check_finished("001/29", {"checks": ALL_PASS, "error": None})
-    assert answer.checks is None and "has changed since" in answer.results.summary.text()
+    assert answer.response().checks is None and "has changed since" in answer.results.summary.text()
 
 
 # --- 3. focus and keys ---------------------------------------------------------------------

@@ -7,6 +7,7 @@ session resumes.
 """
 from __future__ import annotations
 
+import hashlib
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QMouseEvent, QShortcut, QTextCursor
@@ -43,6 +44,11 @@ from .markdown_html import inline
 from .points import format_points
 from .question_script import shown
 from .translation import tr
+
+
+def code_digest(code: str) -> str:
+    """The identity of a version of the code: its bytes, not its edit history."""
+    return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
 
 CHOICE_KEYS = {**{getattr(Qt.Key, f"Key_{c}"): c for c in "ABCDEFGH"},
                **{getattr(Qt.Key, f"Key_{i + 1}"): "ABCDEFGH"[i] for i in range(8)}}
@@ -417,7 +423,12 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
 
     def __init__(self, question: Question, parent: QWidget | None = None) -> None:
         super().__init__(question, parent)
-        self.checks: list[dict] | None = None
+        self.checks: list[dict] | None = None  # the last check's results, shown
+        # sha256 of the code those results ran on: they grade the editor's code whenever
+        # it holds those bytes again (Reset, then Ctrl+Z), not only until the next edit.
+        self._checks_digest: str | None = None
+        self._checks_summary = ""  # the results' summary without the "code changed" note
+        self.has_check_suite = question.code is not None and question.code.check is not None
         self.console_available = False
         # A closed-book exam: no Run, no Check until the exam is submitted.
         self.checks_allowed = True
@@ -452,6 +463,14 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self.check_button.clicked.connect(self.request_check)
         self.reset_button.clicked.connect(self.reset_to_starter)
         self.history_button.clicked.connect(self.sig_history_requested)
+        # No check suite (an imported question): the reference answer to compare with,
+        # once the answer is submitted (the key is not shown before).
+        self.compare_button = QPushButton(self.tr("Compare with reference"))
+        self.compare_button.setObjectName("compare_reference")
+        self.compare_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.compare_button.clicked.connect(self.compare_with_reference)
+        self.compare_button.hide()
+        bar.insertWidget(bar.count() - 1, self.compare_button)
         layout.addWidget(self.button_bar)
         self.editor = CodeEditor()
         self.editor.setObjectName("code")
@@ -476,16 +495,23 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
             shortcut.activated.connect(slot)
         self.set_attempt_count(0)
         self.set_console_available(False)
+        if not self.has_check_suite:
+            self.set_checks(None)  # says there is none, and what to do instead
         self._init_rubric(layout)
 
     def code(self) -> str:
         return self.editor.toPlainText()
 
+    def results_current(self) -> bool:
+        """Whether the last check ran on exactly the code in the editor (by content)."""
+        return self.checks is not None and self._checks_digest == code_digest(self.code())
+
     def _code_changed(self) -> None:
-        if self.checks is not None:
-            self.results.summary.setText(self.results.summary.text() + "<br/><i>" + self.tr(
-                "The code changed since these results: check again.") + "</i>")
-        self.checks = None  # results belong to the code they ran on
+        if self.checks is not None:  # results belong to the code they ran on
+            self.results.summary.setText(self._checks_summary if self.results_current()
+                                         else self._checks_summary + "<br/><i>" + self.tr(
+                                             "The code changed since these results: check "
+                                             "again.") + "</i>")
         self.sig_changed.emit()
 
     # --- Run, Check, Reset ---------------------------------------------------------------
@@ -540,9 +566,13 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         """``actions.record_check_attempt`` stored one more attempt."""
         self.set_attempt_count(self.attempt_count + 1)
 
-    def show_stale_results(self, checks: list[dict]) -> None:
-        """Results of code edited since: shown, but they do not grade the code on screen."""
-        self.results.show_results(checks)
+    def show_stale_results(self, checks: list[dict], code: str | None = None) -> None:
+        """Results of code edited since: shown, but they do not grade the code on screen
+        (``code``, the code they ran on: they do again if the editor returns to it)."""
+        if code is not None:
+            self.set_checks(checks, code=code)
+        else:
+            self.results.show_results(checks)
         self.results.summary.setText(self.results.summary.text() + "<br/><i>" + self.tr(
             "These results are for the code as it was when you pressed Check; it has "
             "changed since: check again.") + "</i>")
@@ -557,6 +587,7 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
             button.setToolTip("" if available else self.tr(
                 "The Python console is not available yet; your code is saved and "
                 "will be checked later."))
+        self.check_button.setVisible(self.checks_allowed and self.has_check_suite)
         self.check_button.setToolTip(self.check_button.toolTip() or self.tr(
             "Run your code, then the question's checks (Ctrl+Shift+Enter)"))
         self.run_button.setToolTip(self.run_button.toolTip() or self.tr(
@@ -575,28 +606,54 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         """The checks could not run on this code: say why, under the editor."""
         self.results.show_error(message)
 
-    def set_checks(self, checks: list[dict] | None) -> None:
-        """Results of the check suite for the current code."""
+    def set_checks(self, checks: list[dict] | None, *, code: str | None = None) -> None:
+        """Results of the check suite for ``code`` (default: the editor's code)."""
         self.checks = checks
+        self._checks_digest = None if checks is None else code_digest(
+            self.code() if code is None else code)
         if checks:
             self.results.show_results(checks)
+        elif not self.has_check_suite:
+            self.results.clear()
+            self.results.summary.setText(self.tr(
+                "This question has no check suite: Run tries your code; after you submit, "
+                "compare it with the reference answer and self-mark it."))
         else:
             self.results.clear()
+        self._checks_summary = self.results.summary.text()
 
     def response(self) -> CodeResponse:
-        checks = None if self.checks is None else tuple(self.checks)
+        checks = tuple(self.checks) if self.results_current() else None
         return CodeResponse(self.code(), checks, self._marks_tuple())
 
     def set_response(self, response: CodeResponse) -> None:
         self.editor.blockSignals(True)
         self.editor.setPlainText(response.code)
         self.editor.blockSignals(False)
-        self.set_checks(None if response.checks is None else list(response.checks))
+        self.set_checks(None if response.checks is None else list(response.checks),
+                        code=response.code)
         self._restore_marks(response.marks)
 
     def set_locked(self, locked: bool) -> None:
         super().set_locked(locked)
         self.set_console_available(self.console_available)
+        self.compare_button.setVisible(locked and not self.has_check_suite
+                                       and bool(self.reference_code()))
+        self.compare_button.setEnabled(True)  # reading the reference needs no edit
+
+    def reference_code(self) -> str:
+        """The reference solution (a person's), else the code the paper printed."""
+        code = self.question.code
+        return (code.read("reference") or code.read("seed")) if code is not None else ""
+
+    def compare_with_reference(self) -> None:
+        """The learner's code beside the reference, with their differences (self-marking
+        a question that no check scores)."""
+        from .reference_compare import ReferenceCompareDialog  # only when asked for
+
+        dialog = ReferenceCompareDialog(self.code(), self.reference_code(), parent=self.window())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
 
 def make_answer_widget(question: Question, parent: QWidget | None = None) -> AnswerWidget:

@@ -634,9 +634,9 @@ class PaperSessionView(Screen):
                         session_id=self.session_of(answer.question), question_id=question_id,
                         code=code, checks=list(checks), on_done=answer.attempt_recorded)
         if code != answer.code():  # edited while the checks ran: results for the old code
-            answer.show_stale_results(checks)
+            answer.show_stale_results(checks, code)  # they count again if it comes back
             return
-        answer.set_checks(checks)
+        answer.set_checks(checks, code=code)
         self.checks_changed(answer)
 
     def checks_changed(self, answer: ProgrammingAnswer) -> None:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QV
 
 from question_db import actions, study
 from question_db.changes import Changes
-from question_db.enums import Mark
+from question_db.enums import Mark, Verdict
 from question_db.model import Paper, Question
 from question_db.navigation import QuestionMark, mark_of_verdict
 from question_db.store import AnswerRef
@@ -488,12 +488,28 @@ class PracticeView(PaperSessionView):
         page = self._page_of(question.id)
         if page is not None:
             page.reveal(outcome.grade.to_json())
+            self._check_submitted_code(page, outcome.grade.verdict)
         self.navigator.set_mark(self._position[question.id],
                                 mark_of_verdict(outcome.grade.verdict))
         self._rated(outcome)
         self._update_buttons()
         self._update_progress()
         self.keep_focus()
+
+    def _check_submitted_code(self, page: QuestionView, verdict: str) -> None:
+        """Code submitted without results for exactly that code (never checked, or edited
+        since): its checks run now and their result scores it (``checks_changed``)."""
+        answer = page.answer
+        if not isinstance(answer, ProgrammingAnswer) or verdict != Verdict.PENDING \
+                or not answer.has_check_suite or answer.results_current():
+            return
+        if answer.can_check():
+            answer.request_check()
+            note = self.tr("Checking the code you submitted: its result scores it.")
+        else:
+            note = self.tr("Not scored yet: no check ran on this code. Press Check when "
+                           "the console is ready; its result scores this answer.")
+        page.verdict.setText(page.verdict.text() + "<br/><i>" + note + "</i>")
 
     def _submit_failed(self, question: Question, error: BaseException) -> None:
         """Nothing was stored (a full disk, say): the answer stays on screen, editable, and

@@ -50,11 +50,19 @@ def verdict_label(verdict: str) -> str:
     }.get(verdict, verdict)
 
 
+def waits_for_checks(grade: dict) -> bool:
+    """A pending grade that a check run would score (else only self-marks are missing)."""
+    return any(part.get("checks_passed_share", 1) is None and part.get("max_points")
+               for part in grade.get("parts") or [])
+
+
 def verdict_html(grade: dict) -> str:
     """'Correct · 2 / 2 points' in the verdict's colour."""
     verdict = grade.get("verdict", "")
     color = css(VERDICT_ROLES.get(verdict, Role.TEXT))
     text = verdict_label(verdict)
+    if verdict == PENDING and not waits_for_checks(grade):
+        text = tr("To self-mark")  # nothing runs to score it: the learner's marks will
     if verdict != VOID:
         text += (f" · {format_points(grade.get('points'))} / "
                  f"{format_points(grade.get('max_points'))} " + tr("points"))

@@ -73,99 +73,104 @@
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="60"/>
-        <location filename="../../desktop/views/question_view.py" line="270"/>
+        <location filename="../../desktop/views/question_view.py" line="65"/>
+        <source>To self-mark</source>
+        <translation>待自评</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="68"/>
+        <location filename="../../desktop/views/question_view.py" line="278"/>
         <location filename="../../desktop/views/report.py" line="251"/>
         <source>points</source>
         <translation>分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="67"/>
+        <location filename="../../desktop/views/question_view.py" line="75"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="78"/>
-        <location filename="../../desktop/views/question_view.py" line="121"/>
+        <location filename="../../desktop/views/question_view.py" line="86"/>
+        <location filename="../../desktop/views/question_view.py" line="129"/>
         <source>also accepted</source>
         <translation>也接受</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="117"/>
-        <location filename="../../desktop/views/question_view.py" line="142"/>
+        <location filename="../../desktop/views/question_view.py" line="125"/>
+        <location filename="../../desktop/views/question_view.py" line="150"/>
         <source>yours</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="119"/>
-        <location filename="../../desktop/views/question_view.py" line="144"/>
+        <location filename="../../desktop/views/question_view.py" line="127"/>
+        <location filename="../../desktop/views/question_view.py" line="152"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="145"/>
+        <location filename="../../desktop/views/question_view.py" line="153"/>
         <source>(accepted within ± %1)</source>
         <translation>（允许误差 ± %1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="158"/>
+        <location filename="../../desktop/views/question_view.py" line="166"/>
         <source>your pick, right</source>
         <translation>选对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="158"/>
+        <location filename="../../desktop/views/question_view.py" line="166"/>
         <source>your pick, wrong</source>
         <translation>选错</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="158"/>
+        <location filename="../../desktop/views/question_view.py" line="166"/>
         <source>in the key, not picked</source>
         <translation>漏选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="200"/>
+        <location filename="../../desktop/views/question_view.py" line="208"/>
         <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
         <translation>勘误：原卷答案有误，已更正</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="201"/>
+        <location filename="../../desktop/views/question_view.py" line="209"/>
         <source>Errata: this question is void: no option is correct, so it is not scored</source>
         <translation>勘误：本题作废（无正确选项），不计分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="203"/>
+        <location filename="../../desktop/views/question_view.py" line="211"/>
         <source>Errata: this question is disputed; defensible keys are accepted</source>
         <translation>勘误：本题存在争议，合理答案均判对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="204"/>
+        <location filename="../../desktop/views/question_view.py" line="212"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="208"/>
+        <location filename="../../desktop/views/question_view.py" line="216"/>
         <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
         <translation>勘误：答案正确，但原卷题干或解析有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="214"/>
+        <location filename="../../desktop/views/question_view.py" line="222"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="218"/>
+        <location filename="../../desktop/views/question_view.py" line="226"/>
         <source>none (void)</source>
         <translation>无（作废）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="219"/>
+        <location filename="../../desktop/views/question_view.py" line="227"/>
         <source>Verified key</source>
         <translation>核实答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="225"/>
+        <location filename="../../desktop/views/question_view.py" line="233"/>
         <source>Source paper&apos;s answer</source>
         <translation>原卷答案</translation>
     </message>
@@ -267,71 +272,71 @@
     </message>
     <message>
         <location filename="../../desktop/views/navigator.py" line="435"/>
-        <location filename="../../desktop/views/question_view.py" line="269"/>
+        <location filename="../../desktop/views/question_view.py" line="277"/>
         <location filename="../../desktop/views/report.py" line="273"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="277"/>
+        <location filename="../../desktop/views/question_view.py" line="285"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="289"/>
+        <location filename="../../desktop/views/question_view.py" line="297"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="294"/>
+        <location filename="../../desktop/views/question_view.py" line="302"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="297"/>
+        <location filename="../../desktop/views/question_view.py" line="305"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="351"/>
+        <location filename="../../desktop/views/question_view.py" line="359"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="353"/>
+        <location filename="../../desktop/views/question_view.py" line="361"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="436"/>
+        <location filename="../../desktop/views/question_view.py" line="444"/>
         <location filename="../../desktop/views/report.py" line="95"/>
         <location filename="../../desktop/views/report.py" line="118"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="399"/>
-        <location filename="../../desktop/views/question_view.py" line="408"/>
-        <location filename="../../desktop/views/question_view.py" line="410"/>
+        <location filename="../../desktop/views/question_view.py" line="407"/>
+        <location filename="../../desktop/views/question_view.py" line="416"/>
+        <location filename="../../desktop/views/question_view.py" line="418"/>
         <location filename="../../desktop/views/report.py" line="121"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="400"/>
+        <location filename="../../desktop/views/question_view.py" line="408"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="402"/>
+        <location filename="../../desktop/views/question_view.py" line="410"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="414"/>
+        <location filename="../../desktop/views/question_view.py" line="422"/>
         <location filename="../../desktop/views/report.py" line="138"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -775,17 +780,17 @@
         <translation>下次复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="54"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="60"/>
         <source>Your pick, and it is in the key</source>
         <translation>你选了此项，它是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="56"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="62"/>
         <source>Your pick, but it is not in the key</source>
         <translation>你选了此项，但它不是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="58"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="64"/>
         <source>In the key, but you did not pick it (missed)</source>
         <translation>正确选项，但你没有选（漏选）</translation>
     </message>
@@ -1660,6 +1665,51 @@
         <source>%1 match(es)</source>
         <translation>%1 条结果</translation>
     </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="34"/>
+        <source>Your code and the reference</source>
+        <translation>你的代码与参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="37"/>
+        <source>No check suite scores this question: compare your code with the reference, then tick the self-marking points it covers.</source>
+        <translation>本题没有检查套件评分：请对照参考答案，再勾选你的代码覆盖的自评要点。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="43"/>
+        <source>Your code</source>
+        <translation>你的代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="44"/>
+        <source>Reference</source>
+        <translation>参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="45"/>
+        <source>Side by side</source>
+        <translation>并排对照</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="48"/>
+        <source>your code</source>
+        <translation>你的代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="48"/>
+        <source>reference</source>
+        <translation>参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="52"/>
+        <source>Your code is the same as the reference.</source>
+        <translation>你的代码与参考答案完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/reference_compare.py" line="53"/>
+        <source>Differences</source>
+        <translation>差异</translation>
+    </message>
 </context>
 <context>
     <name>AnswerSheet</name>
@@ -1705,12 +1755,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="353"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="359"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="363"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="369"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -2265,7 +2315,7 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="237"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="243"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
@@ -3284,13 +3334,23 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="515"/>
+        <location filename="../../desktop/views/practice.py" line="508"/>
+        <source>Checking the code you submitted: its result scores it.</source>
+        <translation>正在检查你提交的代码：以检查结果计分。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="510"/>
+        <source>Not scored yet: no check ran on this code. Press Check when the console is ready; its result scores this answer.</source>
+        <translation>尚未计分：这段代码还没有运行检查。控制台就绪后请点“检查”，以其结果为本题计分。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/practice.py" line="531"/>
         <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
         <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="596"/>
-        <location filename="../../desktop/views/practice.py" line="679"/>
+        <location filename="../../desktop/views/practice.py" line="612"/>
+        <location filename="../../desktop/views/practice.py" line="695"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
@@ -3298,65 +3358,75 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="433"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="444"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="435"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="446"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="437"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="512"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="448"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="538"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="439"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="450"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="441"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="452"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="468"/>
+        <source>Compare with reference</source>
+        <translation>对照参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="513"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="513"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="539"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="533"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="559"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="547"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="577"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="558"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="588"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="561"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="592"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="563"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="594"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="619"/>
+        <source>This question has no check suite: Run tries your code; after you submit, compare it with the reference answer and self-mark it.</source>
+        <translation>本题没有检查套件：“运行”可试跑你的代码；提交后请对照参考答案并自评。</translation>
     </message>
 </context>
 <context>
@@ -3430,12 +3500,12 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>RubricChecklist</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="263"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="269"/>
         <source>Self-marking: tick each point your answer covers</source>
         <translation>自评：勾选你的答案覆盖的要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="274"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="280"/>
         <source>scored by the checks</source>
         <translation>由代码检查计分</translation>
     </message>
@@ -3530,7 +3600,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>SubjectiveAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="391"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="397"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
     </message>
