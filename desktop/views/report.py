@@ -38,7 +38,6 @@ from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceRe
 
 from ..db import DbOps
 from .answer_widgets import RubricChecklist
-from .countdown import format_remaining
 from .markdown_html import highlight_code, inline, markdown_to_html
 from .points import format_points
 from .question_script import shown
@@ -71,9 +70,16 @@ def response_html(question: Question, response: Response | Any) -> str:
     return "<br/>".join(parts) or "<i>" + tr("no answer") + "</i>"
 
 
-def _time(seconds: float) -> str:
-    return format_remaining(seconds) if seconds >= 3600 else \
-        f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+def format_time_used(seconds: float) -> str:
+    """'2 min 25 s' (2 分 25 秒), '1 h 05 min', '40 s': a bare '2:25' reads as hours or
+    minutes alike (issue 30)."""
+    hours, rest = divmod(int(round(seconds)), 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return tr("%1 h %2 min").replace("%1", str(hours)).replace("%2", f"{minutes:02d}")
+    if minutes:
+        return tr("%1 min %2 s").replace("%1", str(minutes)).replace("%2", str(secs))
+    return tr("%1 s").replace("%1", str(secs))
 
 
 class SelfMarkDialog(QDialog):
@@ -240,7 +246,7 @@ class ReportView(Screen):
                  "active": tr("in progress"), "abandoned": tr("abandoned")}.get(report.state,
                                                                                 report.state)
         started = dt.datetime.fromtimestamp(report.started_at).strftime("%Y-%m-%d %H:%M")
-        used = _time(report.time_used_s) if report.time_used_s is not None else "—"
+        used = format_time_used(report.time_used_s) if report.time_used_s is not None else "—"
         pending = (f"<br/><span style='color:{css(Role.INFO)}'>" + tr(
             "%1 answer(s) pending: self-mark them under Questions, or run the code checks.")
             .replace("%1", str(report.pending)) + "</span>") if report.pending else ""
@@ -254,7 +260,7 @@ class ReportView(Screen):
         self._fill(self.topics, self._score_rows(report.topics))
         self._fill(self.times, [[f"{row.number}", type_label(row.type),
                                  verdict_label(row.verdict),
-                                 f"{format_points(row.points)} / {format_points(row.max_points)}", _time(row.seconds)]
+                                 f"{format_points(row.points)} / {format_points(row.max_points)}", format_time_used(row.seconds)]
                                 for row in report.questions])
         scroll = self.details.verticalScrollBar().value()
         self.details.setHtml(self.details_html(report))
@@ -274,7 +280,7 @@ class ReportView(Screen):
         out = [f"<h3 style='margin-bottom:2px'>{number}{flag} "
                f"<span style='font-weight:normal; color:{css(Role.MUTED)}'>· "
                f"{html.escape(row.section)} · "
-               f"{type_label(row.type)} · {_time(row.seconds)}</span></h3>",
+               f"{type_label(row.type)} · {format_time_used(row.seconds)}</span></h3>",
                verdict_html(grade)]
         if not row.counted and row.verdict != "void":
             out.append(f" · <span style='color:{css(Role.WARNING)}'>" + tr(

@@ -407,10 +407,25 @@ def study_modes(app: QApplication, window: MainWindow, db, lang: str) -> None:
     window.go_library()
 
 
+def exam_report(app: QApplication, window: MainWindow, lang: str) -> None:
+    """A submitted exam's report (its time column names its units: issue 30)."""
+    window.start_exam("000", 3600)
+    spin(app, lambda: isinstance(window.screen_view, ExamView))
+    exam = window.screen_view
+    for index, letter in {0: "A", 1: "C", 2: "B", 3: "A"}.items():
+        exam.go_to(index)
+        QTest.keyClick(exam, getattr(Qt.Key, f"Key_{letter}"))
+    exam.submit()
+    spin(app, lambda: isinstance(window.screen_view, ReportView))
+    window.screen_view.tabs.setCurrentIndex(1)
+    at_sizes(app, window, "report", lang)
+    window.go_library()
+
+
 def take(lang: str, only: str = "all") -> int:
     dark = only == "dark"
     options = Options(data_dir=Path(tempfile.mkdtemp(prefix="examdesk-shots-")), lang=lang,
-                      no_kernel=only in ("study", "interchange"),
+                      no_kernel=only in ("study", "interchange", "report"),
                       theme="dark" if dark else "light")
     app = prepare_application(sys.argv[1:1], options)
     running = build_app(options, settings=QSettings(
@@ -433,6 +448,8 @@ def take(lang: str, only: str = "all") -> int:
         closed_book_exam(app, window, lang)
     if only in ("all", "study"):
         study_modes(app, window, db, lang)
+    if only in ("all", "report"):
+        exam_report(app, window, lang)
     window.close()
     running.shutdown()
     return 0
@@ -441,7 +458,7 @@ def take(lang: str, only: str = "all") -> int:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", choices=LANGUAGES, help="only this UI language")
-    parser.add_argument("--only", choices=("all", "study", "interchange", "dark"),
+    parser.add_argument("--only", choices=("all", "study", "interchange", "dark", "report"),
                         default=None, help="study / interchange: only those screenshots (no "
                         "kernel); dark: the dark-theme ones; default: all, then dark")
     args = parser.parse_args()
