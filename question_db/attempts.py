@@ -8,10 +8,27 @@ instead of one traceback per check. No Qt.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-__all__ = ["CheckAttempt", "required_passed", "failure_summary", "SharedFailure"]
+__all__ = ["CheckAttempt", "required_passed", "failure_summary", "SharedFailure",
+           "strip_ansi", "traceback_text"]
+
+# IPython colours its tracebacks with terminal escapes: learners must never read them raw.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def strip_ansi(text: str) -> str:
+    """``text`` without terminal colour and cursor escapes."""
+    return _ANSI.sub("", text)
+
+
+def traceback_text(value: Any) -> str:
+    """A stored traceback (IPython's list of frames, or one string) as plain text."""
+    if isinstance(value, (list, tuple)):
+        value = "\n".join(str(v) for v in value)
+    return strip_ansi(str(value or ""))
 
 
 @dataclass(frozen=True)
@@ -67,7 +84,7 @@ def failure_summary(checks: Iterable[dict], *, at_least: int = 2) -> SharedFailu
     messages = [_exception_message(c) for c in failed]
     if len(failed) < at_least or None in messages or len(set(messages)) != 1:
         return None
-    message: Any = messages[0]
+    message: Any = strip_ansi(messages[0])
     return SharedFailure(message=message, count=len(failed),
-                         traceback=str((failed[0].get("details") or {}).get("traceback", "")),
+                         traceback=traceback_text((failed[0].get("details") or {}).get("traceback")),
                          starter_placeholder=message.startswith("NotImplementedError"))

@@ -273,3 +273,49 @@ def test_chinese_translation_ships_and_covers_base_class_strings(qapp):
             translator.deleteLater()
     ts = (REPO / "resources" / "translations" / "examdesk_zh_CN.ts").read_text("utf-8")
     assert 'type="unfinished"' not in ts
+
+
+def test_time_used_names_its_units_in_both_languages(qapp):
+    """Issue 30: "用时 2:25" read as hours or minutes alike."""
+    from desktop.app import install_translations
+    from desktop.views.report import format_time_used
+
+    assert [format_time_used(s) for s in (40, 145, 3900.4)] == ["40 s", "2 min 25 s",
+                                                                 "1 h 05 min"]
+    translators = install_translations(qapp, "zh_CN")
+    try:
+        assert format_time_used(145) == "2 分 25 秒"
+        assert format_time_used(3900) == "1 小时 05 分"
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+            translator.deleteLater()
+
+
+def test_check_results_show_no_terminal_colour_codes(qtbot):
+    """Issue 30: code that fails at import reached the results with IPython's ANSI colours."""
+    from IPython.core.ultratb import AutoFormattedTB
+
+    from desktop.views.check_results import CheckResultsView
+
+    try:
+        exec(compile("import no_such_module_here", "<solution>", "exec"), {})
+    except ImportError:
+        frames = AutoFormattedTB(mode="Context").structured_traceback(
+            *sys.exc_info())
+    assert any("\x1b[" in frame for frame in frames)  # what ipykernel sends
+    failed = {"passed": False, "required": True, "seconds": 0.0,
+              "message": "\x1b[0;31mModuleNotFoundError\x1b[0m: No module named 'x'",
+              "details": {"traceback": frames[-3:]}}
+    view = CheckResultsView()
+    qtbot.addWidget(view)
+    view.show_results([{**failed, "name": "shape"}, {**failed, "name": "causal"}])
+    texts = [view.summary.text()]
+    items = [view.table.topLevelItem(i) for i in range(view.table.topLevelItemCount())]
+    for item in items + [item.child(j) for item in items for j in range(item.childCount())]:
+        texts += [item.text(c) for c in range(4)] + [item.toolTip(c) for c in range(4)]
+    shown = "\n".join(texts)
+    assert "no_such_module_here" in shown and "ModuleNotFoundError" in shown
+    assert "\x1b" not in shown and "\\u001b" not in shown
+    view.show_error("\x1b[0;31mNameError\x1b[0m: name 'f' is not defined")
+    assert "\x1b" not in view.summary.text() and "NameError" in view.summary.text()

@@ -15,7 +15,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
                                QWidget)
 
-from question_db.attempts import failure_summary, required_passed
+from question_db.attempts import (failure_summary, required_passed, strip_ansi,
+                                  traceback_text)
 
 from .translation import tr
 
@@ -24,12 +25,14 @@ DETAIL_ORDER = ("max_abs_err", "max_rel_err", "first_mismatch", "actual_at", "ex
                 "mismatches", "shape", "expected_shape", "dtype", "expected_dtype")
 
 
-def format_detail(value) -> str:
+def format_detail(value, key: str = "") -> str:
+    if key == "traceback":
+        return traceback_text(value)
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
+        return strip_ansi(json.dumps(value, ensure_ascii=False))
+    return strip_ansi(str(value))
 
 
 def mark_of(check: dict) -> str:
@@ -108,7 +111,7 @@ class CheckResultsView(QWidget):
     def show_error(self, message: str) -> None:
         self.checks = []
         self._no_rows()
-        self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(message)))
+        self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(strip_ansi(message))))
 
     def show_results(self, checks: list[dict]) -> None:
         """One row per check, failures first; a shared exception is said once."""
@@ -139,7 +142,7 @@ class CheckResultsView(QWidget):
 
     def _add_row(self, check: dict, *, with_traceback: bool) -> None:
         item = QTreeWidgetItem(self.table)
-        message = str(check.get("message") or "")
+        message = strip_ansi(str(check.get("message") or ""))
         item.setText(0, mark_of(check))
         item.setText(1, str(check.get("name", "")))
         item.setText(2, message.splitlines()[0] if message else "")
@@ -155,8 +158,8 @@ class CheckResultsView(QWidget):
                                                   if k in DETAIL_ORDER else 99, k)):
             child = QTreeWidgetItem(item)
             child.setText(1, key)
-            child.setText(2, format_detail(details[key]))
-            child.setToolTip(2, format_detail(details[key]))
+            child.setText(2, format_detail(details[key], key))
+            child.setToolTip(2, format_detail(details[key], key))
         if not check.get("passed") and details and with_traceback:
             item.setExpanded(True)
 

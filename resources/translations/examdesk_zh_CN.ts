@@ -40,8 +40,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="48"/>
-        <location filename="../../desktop/views/report.py" line="183"/>
-        <location filename="../../desktop/views/report.py" line="186"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="192"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
@@ -62,8 +62,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="49"/>
-        <location filename="../../desktop/views/report.py" line="184"/>
-        <location filename="../../desktop/views/report.py" line="187"/>
+        <location filename="../../desktop/views/report.py" line="190"/>
+        <location filename="../../desktop/views/report.py" line="193"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
@@ -80,7 +80,7 @@
     <message>
         <location filename="../../desktop/views/question_view.py" line="68"/>
         <location filename="../../desktop/views/question_view.py" line="278"/>
-        <location filename="../../desktop/views/report.py" line="251"/>
+        <location filename="../../desktop/views/report.py" line="257"/>
         <source>points</source>
         <translation>分</translation>
     </message>
@@ -155,7 +155,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="222"/>
-        <location filename="../../desktop/views/report.py" line="133"/>
+        <location filename="../../desktop/views/report.py" line="139"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
@@ -273,7 +273,7 @@
     <message>
         <location filename="../../desktop/views/navigator.py" line="435"/>
         <location filename="../../desktop/views/question_view.py" line="277"/>
-        <location filename="../../desktop/views/report.py" line="273"/>
+        <location filename="../../desktop/views/report.py" line="279"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
@@ -310,8 +310,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="444"/>
-        <location filename="../../desktop/views/report.py" line="95"/>
-        <location filename="../../desktop/views/report.py" line="118"/>
+        <location filename="../../desktop/views/report.py" line="101"/>
+        <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
@@ -319,8 +319,8 @@
         <location filename="../../desktop/views/question_view.py" line="407"/>
         <location filename="../../desktop/views/question_view.py" line="416"/>
         <location filename="../../desktop/views/question_view.py" line="418"/>
-        <location filename="../../desktop/views/report.py" line="121"/>
         <location filename="../../desktop/views/report.py" line="127"/>
+        <location filename="../../desktop/views/report.py" line="133"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
@@ -331,25 +331,40 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="410"/>
-        <location filename="../../desktop/views/report.py" line="124"/>
+        <location filename="../../desktop/views/report.py" line="130"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="422"/>
-        <location filename="../../desktop/views/report.py" line="138"/>
+        <location filename="../../desktop/views/report.py" line="144"/>
         <source>Explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="54"/>
-        <location filename="../../desktop/views/report.py" line="57"/>
-        <location filename="../../desktop/views/report.py" line="71"/>
+        <location filename="../../desktop/views/report.py" line="53"/>
+        <location filename="../../desktop/views/report.py" line="56"/>
+        <location filename="../../desktop/views/report.py" line="70"/>
         <source>no answer</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="85"/>
+        <location filename="../../desktop/views/report.py" line="79"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="81"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="82"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="91"/>
         <source>Self-mark question %1</source>
         <translation>自评第 %1 题</translation>
     </message>
@@ -380,7 +395,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/import_screen.py" line="62"/>
-        <location filename="../../desktop/views/report.py" line="163"/>
+        <location filename="../../desktop/views/report.py" line="169"/>
         <location filename="../../desktop/views/review_session.py" line="59"/>
         <source>Library</source>
         <translation>题库</translation>
@@ -391,30 +406,30 @@
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="183"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
         <source>Section</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="183"/>
-        <location filename="../../desktop/views/report.py" line="186"/>
         <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="192"/>
+        <location filename="../../desktop/views/report.py" line="195"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="183"/>
-        <location filename="../../desktop/views/report.py" line="186"/>
+        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="192"/>
         <source>Max</source>
         <translation>满分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="186"/>
+        <location filename="../../desktop/views/report.py" line="192"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="195"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
@@ -486,7 +501,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
-        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="195"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
@@ -558,169 +573,169 @@
         <translation>已保存为模板“%1”（%2）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="195"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="51"/>
+        <location filename="../../desktop/views/check_results.py" line="54"/>
         <source>%1 of %2 required checks passed</source>
         <translation>通过 %1/%2 项必需检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="56"/>
+        <location filename="../../desktop/views/check_results.py" line="59"/>
         <source>%1 optional check(s) failed</source>
         <translation>%1 项可选检查未通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="68"/>
-        <location filename="../../desktop/views/check_results.py" line="100"/>
+        <location filename="../../desktop/views/check_results.py" line="71"/>
+        <location filename="../../desktop/views/check_results.py" line="103"/>
         <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
         <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="79"/>
-        <location filename="../../desktop/views/report.py" line="190"/>
+        <location filename="../../desktop/views/check_results.py" line="82"/>
+        <location filename="../../desktop/views/report.py" line="196"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="79"/>
+        <location filename="../../desktop/views/check_results.py" line="82"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="79"/>
+        <location filename="../../desktop/views/check_results.py" line="82"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="105"/>
+        <location filename="../../desktop/views/check_results.py" line="108"/>
         <source>Checking: running your code in the console, then the checks…</source>
         <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="111"/>
+        <location filename="../../desktop/views/check_results.py" line="114"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="120"/>
+        <location filename="../../desktop/views/check_results.py" line="123"/>
         <source>All %1 failed checks stopped at the same error: %2</source>
         <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="124"/>
+        <location filename="../../desktop/views/check_results.py" line="127"/>
         <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
         <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="134"/>
+        <location filename="../../desktop/views/check_results.py" line="137"/>
         <source>traceback (the same for each)</source>
         <translation>错误回溯（各项相同）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="177"/>
+        <location filename="../../desktop/views/report.py" line="183"/>
         <source>Your code answers are checked as soon as the Python console is ready; the results come into this report.</source>
         <translation>Python 控制台就绪后会立即检查你的代码题，结果会写入本成绩单。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="198"/>
+        <location filename="../../desktop/views/report.py" line="204"/>
         <source>By section</source>
         <translation>按题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="200"/>
+        <location filename="../../desktop/views/report.py" line="206"/>
         <source>By topic</source>
         <translation>按知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="202"/>
+        <location filename="../../desktop/views/report.py" line="208"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="203"/>
+        <location filename="../../desktop/views/report.py" line="209"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="204"/>
+        <location filename="../../desktop/views/report.py" line="210"/>
         <source>Time per question</source>
         <translation>每题用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="233"/>
+        <location filename="../../desktop/views/report.py" line="239"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="238"/>
+        <location filename="../../desktop/views/report.py" line="244"/>
         <source>submitted</source>
         <translation>已交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="238"/>
+        <location filename="../../desktop/views/report.py" line="244"/>
         <source>submitted when time ran out</source>
         <translation>时间到自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="240"/>
+        <location filename="../../desktop/views/report.py" line="246"/>
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="240"/>
+        <location filename="../../desktop/views/report.py" line="246"/>
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="245"/>
+        <location filename="../../desktop/views/report.py" line="251"/>
         <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
         <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="251"/>
+        <location filename="../../desktop/views/report.py" line="257"/>
         <source>time used</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="281"/>
+        <location filename="../../desktop/views/report.py" line="287"/>
         <source>not counted: unverified (imported) question</source>
         <translation>不计分：导入的未核实题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="284"/>
+        <location filename="../../desktop/views/report.py" line="290"/>
         <source>Self-mark…</source>
         <translation>自评…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="288"/>
+        <location filename="../../desktop/views/report.py" line="294"/>
         <source>Run the checks now</source>
         <translation>现在运行检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="324"/>
+        <location filename="../../desktop/views/report.py" line="330"/>
         <source>Checking your code for question %1… (%2 more to go)</source>
         <translation>正在检查第 %1 题的代码…（还剩 %2 题）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="336"/>
+        <location filename="../../desktop/views/report.py" line="342"/>
         <source>Your code answers are checked: the results are in this report (Questions).</source>
         <translation>代码题已全部检查：结果见本成绩单的“逐题”页。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="353"/>
+        <location filename="../../desktop/views/report.py" line="359"/>
         <source>Question %1 was not checked: %2</source>
         <translation>第 %1 题未检查：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="115"/>
+        <location filename="../../desktop/views/report.py" line="121"/>
         <source>Your answer</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="136"/>
+        <location filename="../../desktop/views/report.py" line="142"/>
         <source>Errata</source>
         <translation>勘误</translation>
     </message>
