@@ -29,7 +29,8 @@ class PracticeSetSpec:
 
     ``paper_ids``: None = every paper in the bank. ``sections``: section titles as the
     papers print them. ``topics``: any of them. ``statuses``: question statuses (ok,
-    corrected, void, disputed, draft). ``include_drafts``: imported, unverified questions
+    corrected, void, disputed, draft); void questions (no correct answer, not scored) are
+    drawn only when ``statuses`` asks for them. ``include_drafts``: imported, unverified questions
     (practisable, shown as unverified). ``unanswered_only``: never answered and never seen
     (Show answer, recite); ``wrong_only``: in the wrong-answer book now;
     ``favourites_only``: starred. ``count``: None = all that match. ``seed``: for
@@ -118,6 +119,7 @@ def candidates(bank: Bank, spec: PracticeSetSpec, *, starred: set[str] | None = 
             continue
         for q in paper.questions:
             if ((types and q.type not in types) or (statuses and q.status not in statuses)
+                    or (q.status == Status.VOID and Status.VOID not in statuses)
                     or (not spec.include_drafts and q.draft)
                     or (topics and not topics.intersection(q.topics))
                     or (sections and _section_title(paper, q) not in sections)

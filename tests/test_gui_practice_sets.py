@@ -31,12 +31,21 @@ def settle(app, dialog: PracticeSetDialog) -> None:
 def test_live_count_seeded_random_set_and_favourites_only(launch):
     app = launch()
     dialog = open_dialog(app)
-    every = len(bundled_bank().all_questions())
+    questions = bundled_bank().all_questions()
+    void = {q.id for q in questions if q.status == "void"}
+    every = len(questions) - len(void)
+    assert void and every > 0  # the bank has void questions: a set never draws them...
     assert dialog.preview.matched == every and f"{every} question(s) match" in \
         dialog.matching.text()
+    assert not void & set(dialog.preview.question_ids)
+    dialog.statuses.set_checked(["void"])  # ...unless asked for (issue 30)
+    settle(app, dialog)
+    assert set(dialog.preview.question_ids) == void
+    dialog.statuses.set_checked([])
+    settle(app, dialog)
     dialog.types.set_checked(["multiple_choice"])
     settle(app, dialog)
-    multiple = sum(q.type == "multiple_choice" for q in bundled_bank().all_questions())
+    multiple = sum(q.type == "multiple_choice" and q.id not in void for q in questions)
     assert dialog.preview.matched == multiple
     dialog.types.set_checked([])
     dialog.random.setChecked(True)
