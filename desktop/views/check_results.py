@@ -31,7 +31,7 @@ def format_detail(value, key: str = "") -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, (list, dict)):
-        return strip_ansi(json.dumps(value, ensure_ascii=False))
+        return json.dumps(value, ensure_ascii=False)  # escapes ESC itself: nothing to strip
     return strip_ansi(str(value))
 
 

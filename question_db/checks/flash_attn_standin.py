@@ -621,6 +621,25 @@ def _key_padding_bias(key_padding_mask, dtype):
         .masked_fill(~key_padding_mask.bool(), float("-inf"))[:, None, None, :]
 
 
+def _reference_attention(module, q, k, v, causal, key_padding_mask):
+    """SelfAttention's and CrossAttention's computation: ``module`` holds causal,
+    softmax_scale and the attention dropout."""
+    causal = module.causal if causal is None else causal
+    if k.shape[2] != q.shape[2]:
+        k = k.repeat_interleave(q.shape[2] // k.shape[2], dim=2)
+        v = v.repeat_interleave(q.shape[2] // v.shape[2], dim=2)
+    scale = module.softmax_scale or 1.0 / math.sqrt(q.shape[-1])
+    scores = torch.einsum("bthd,bshd->bhts", q, k * scale)
+    bias = _key_padding_bias(key_padding_mask, scores.dtype)
+    if bias is not None:
+        scores = scores + bias
+    if causal:
+        allowed = _allowed(q.shape[1], k.shape[1], True, (-1, -1), q.device)
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    attention = module.drop(torch.softmax(scores, dim=-1, dtype=v.dtype))
+    return torch.einsum("bhts,bshd->bthd", attention, v).contiguous()
+
+
 class SelfAttention(torch.nn.Module):
     """The same computation as FlashSelfAttention in plain PyTorch; key_padding_mask
     (batch, seqlen), True = keep."""
@@ -632,7 +651,7 @@ class SelfAttention(torch.nn.Module):
 
     def forward(self, qkv, causal=None, key_padding_mask=None):
         q, k, v = qkv.unbind(dim=2)
-        return CrossAttention._core(self, q, k, v, causal, key_padding_mask)
+        return _reference_attention(self, q, k, v, causal, key_padding_mask)
 
 
 class CrossAttention(torch.nn.Module):
@@ -645,23 +664,7 @@ class CrossAttention(torch.nn.Module):
 
     def forward(self, q, kv, causal=None, key_padding_mask=None):
         k, v = kv.unbind(dim=2)
-        return self._core(q, k, v, causal, key_padding_mask)
-
-    def _core(self, q, k, v, causal, key_padding_mask):
-        causal = self.causal if causal is None else causal
-        if k.shape[2] != q.shape[2]:
-            k = k.repeat_interleave(q.shape[2] // k.shape[2], dim=2)
-            v = v.repeat_interleave(q.shape[2] // v.shape[2], dim=2)
-        scale = self.softmax_scale or 1.0 / math.sqrt(q.shape[-1])
-        scores = torch.einsum("bthd,bshd->bhts", q, k * scale)
-        bias = _key_padding_bias(key_padding_mask, scores.dtype)
-        if bias is not None:
-            scores = scores + bias
-        if causal:
-            allowed = _allowed(q.shape[1], k.shape[1], True, (-1, -1), q.device)
-            scores = scores.masked_fill(~allowed, float("-inf"))
-        attention = self.drop(torch.softmax(scores, dim=-1, dtype=v.dtype))
-        return torch.einsum("bhts,bshd->bthd", attention, v).contiguous()
+        return _reference_attention(self, q, k, v, causal, key_padding_mask)
 
 
 # --- submodules -----------------------------------------------------------------------------
