@@ -214,6 +214,10 @@ def test_pending_subjective_answer_self_marked_in_report_and_past_report_opens(l
     row = next(r for r in report_view.report.questions if r.number == 31)
     assert row.verdict == "pending" and report_view.report.pending >= 1
     assert "selfmark:31" in report_view.details.toHtml()
+    app.window.resize(1400, 900)
+    report_view.tabs.setCurrentWidget(report_view.times)
+    app.qtbot.waitUntil(report_view.times.isVisible)
+    assert report_view.times.columnWidth(0) < 150  # a number, not 1100 px (issue 30)
     rubric = bundled_bank().question("000/31").rubric
     marks = [True] + [False] * (len(rubric) - 1)
     report_view.self_mark(31, marks)

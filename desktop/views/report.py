@@ -193,7 +193,7 @@ class ReportView(Screen):
                                    tr("Pending")])
         self.topics.setObjectName("report_topics")
         self.times = self._table([tr("Question"), tr("Type"), tr("Verdict"), tr("Points"),
-                                  tr("Time")])
+                                  tr("Time")], stretch_first=False)
         self.times.setObjectName("report_times")
         self.details = QTextBrowser()
         self.details.setObjectName("report_details")
@@ -212,15 +212,19 @@ class ReportView(Screen):
         self.show_report(report)
 
     @staticmethod
-    def _table(headers: list[str]) -> QTableWidget:
+    def _table(headers: list[str], *, stretch_first: bool = True) -> QTableWidget:
+        """``stretch_first``: the first column (a name) takes the spare width; else every
+        column fits its contents (a question number needs no 1100 px: issue 30)."""
         table = QTableWidget(0, len(headers))
         table.setHorizontalHeaderLabels(headers)
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         table.verticalHeader().hide()
         header = table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(headers)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        for column in range(len(headers)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch
+                                        if column == 0 and stretch_first
+                                        else QHeaderView.ResizeMode.ResizeToContents)
         return table
 
     @staticmethod
