@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from PySide6.QtCore import QObject, Qt, Signal
@@ -243,13 +245,30 @@ def test_workaround_module_probe_is_safe_to_call_twice():
     assert pyside_workarounds.install() in (True, False)
 
 
-def test_chinese_translation_ships_and_covers_base_class_strings(qapp):
-    from PySide6.QtCore import QCoreApplication
+@contextmanager
+def chinese_ui(qapp) -> Iterator[list]:
+    """The zh_CN translators (yielded) and default QLocale for the block, then what was
+    before: a default locale left at zh_CN changes how later tests shape CJK text (Qt's
+    PDF writer then maps most CJK glyphs to no Unicode at all)."""
+    from PySide6.QtCore import QLocale
 
     from desktop.app import install_translations
 
+    before = QLocale()
     translators = install_translations(qapp, "zh_CN")
     try:
+        yield translators
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+            translator.deleteLater()
+        QLocale.setDefault(before)
+
+
+def test_chinese_translation_ships_and_covers_base_class_strings(qapp):
+    from PySide6.QtCore import QCoreApplication
+
+    with chinese_ui(qapp) as translators:
         assert translators, "resources/translations/examdesk_zh_CN.qm did not load"
         # This checkout's .qm (the one beside the .ts checked below), not an installed copy.
         assert Path(translators[0].filePath()) == (
@@ -267,29 +286,19 @@ def test_chinese_translation_ships_and_covers_base_class_strings(qapp):
         from desktop.views.question_view import choice_legend
 
         assert "漏选" in choice_legend()
-    finally:
-        for translator in translators:
-            qapp.removeTranslator(translator)
-            translator.deleteLater()
     ts = (REPO / "resources" / "translations" / "examdesk_zh_CN.ts").read_text("utf-8")
     assert 'type="unfinished"' not in ts
 
 
 def test_time_used_names_its_units_in_both_languages(qapp):
     """Issue 30: "用时 2:25" read as hours or minutes alike."""
-    from desktop.app import install_translations
     from desktop.views.report import format_time_used
 
     assert [format_time_used(s) for s in (40, 145, 3900.4)] == ["40 s", "2 min 25 s",
                                                                  "1 h 05 min"]
-    translators = install_translations(qapp, "zh_CN")
-    try:
+    with chinese_ui(qapp):
         assert format_time_used(145) == "2 分 25 秒"
         assert format_time_used(3900) == "1 小时 05 分"
-    finally:
-        for translator in translators:
-            qapp.removeTranslator(translator)
-            translator.deleteLater()
 
 
 def test_check_results_show_no_terminal_colour_codes(qtbot):
