@@ -11,12 +11,18 @@ synthetic_bank), over three of its papers' practice and a random practice set of
 questions from every paper (a run: one session per paper, the navigator over 200 cells).
 Baseline, the floor for putting that text on screen: ``QLabel.setText`` of the same
 pre-rendered stem HTML plus the same repaint. Prints one JSON line.
+
+``--against REV``: the A/B row. The same bench (with ``--big`` if given) on a checkout of
+git revision ``REV`` and on this tree, alternated three times in one run; prints each
+side's median p95/p99 (e.g. ``--against c12b16c``: with the paint caches issue 31
+removed).
 """
 from __future__ import annotations
 
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,8 +60,8 @@ def laps(app: QApplication, view, first: list, again: list) -> None:
     n = len(view.questions)
 
     def reading() -> None:  # the idle time a learner gives between two questions
-        # Event-loop turns run what a switch left for idle time (a text layer taken again
-        # after a real paint, views/paint_layer), then the pages built ahead.
+        # Event-loop turns run what a switch left for idle time, then the pages built
+        # ahead.
         for _ in range(3):
             app.processEvents()
         wait_for(app, lambda: not view._prebuild_timer.isActive())
@@ -140,6 +146,7 @@ def main() -> int:
 
     print(json.dumps({
         "n": len(ours), "p50_ms": statistics.median(ours), "p95_ms": pct(ours, 0.95),
+        "p99_ms": pct(ours, 0.99),
         "max_ms": max(ours), "first_visit_p95_ms": pct(first, 0.95),
         "revisit_p50_ms": statistics.median(again), "revisit_p95_ms": pct(again, 0.95),
         "baseline_p50_ms": statistics.median(base), "baseline_p95_ms": pct(base, 0.95),
@@ -150,5 +157,31 @@ def main() -> int:
     return 0
 
 
+def against(rev: str, big: bool) -> int:
+    """This tree against revision ``rev``, alternated in one run (see the docstring)."""
+    here = Path(__file__).resolve().parents[1]
+    other = Path(tempfile.mkdtemp(prefix="examdesk-ab-")) / "tree"
+    subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(other), rev],
+                   check=True, capture_output=True)
+    sides: dict[str, list[dict]] = {rev: [], "this tree": []}
+    try:
+        for _ in range(3):
+            for name, tree in ((rev, other), ("this tree", here)):
+                out = subprocess.run([sys.executable, "-m", "bench.question_switch",
+                                      *(["--big"] if big else [])], cwd=tree, check=True,
+                                     capture_output=True, text=True, timeout=900)
+                sides[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    finally:
+        subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(other)],
+                       capture_output=True)
+    print(json.dumps({name: {key: statistics.median(run.get(key) or 0.0 for run in runs)
+                             for key in ("p50_ms", "p95_ms", "p99_ms", "max_ms")}
+                      for name, runs in sides.items()}))
+    return 0
+
+
 if __name__ == "__main__":
+    if "--against" in sys.argv:
+        raise SystemExit(against(sys.argv[sys.argv.index("--against") + 1],
+                                 "--big" in sys.argv))
     raise SystemExit(main())

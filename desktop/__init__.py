@@ -1,11 +1,10 @@
 """examdesk's Qt layer: thin views over ``question_db``."""
 import os
 
-from . import pyside_speedups, pyside_workarounds
+from . import pyside_workarounds
 
 # Before any signal is emitted anywhere in the app (see the module for the bug).
 pyside_workarounds.install()
-pyside_speedups.install()  # before the rest of examdesk is imported
 
 # Qt's raster engine hands every fill of 96 or more scan lines (a scroll bar's groove, a
 # tall text block) to its GUI thread pool and waits for it. For widget-sized fills the

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QMainWindow,
-                               QMessageBox, QWidget)
+                               QMessageBox, QStackedWidget, QWidget)
 
 from question_db.changes import Changes
 from question_db.model import Bank, Paper
@@ -24,7 +24,6 @@ from question_db.model import Bank, Paper
 from .config import Keys
 from .db import DbOps, deferred_action
 from .theme import theme
-from .views.bare_frames import BareStack
 from .views.library import LibraryView
 from .views.screen import Screen
 from .views.storage_notice import StorageWarning
@@ -93,7 +92,7 @@ class MainWindow(QMainWindow):
         self.errors: list[str] = []  # shown ones, for tests and the log
         self.import_memory_limit: int | None = None  # bytes; None: import_process's default
 
-        self.stack = BareStack()
+        self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.library = LibraryView(db)
         self.library.sig_practice.connect(self.open_practice)

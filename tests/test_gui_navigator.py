@@ -140,57 +140,6 @@ def test_a_long_run_keeps_only_the_pages_near_the_learner_and_loses_no_draft(lau
     assert view.response(0).picked == ("B",) and view.navigator.state(0) == "answered"
 
 
-def test_the_current_cell_marker_shows_what_the_grid_drew_itself_and_follows_it(launch):
-    """The answer sheet is drawn from one pixmap at a switch; the current cell is a small
-    widget over it (navigator.CurrentMarker). On screen that must be exactly what the grid
-    drew when it painted its current cell itself, also when the grid is scrolled, and a
-    click on the marked cell still reaches the grid."""
-    from gui_fixtures import bundled_bank
-
-    app = launch()
-    ids = [q.id for q in bundled_bank().all_questions()]
-    app.window.open_run(ids, "all")  # 77 cells: the grid scrolls in the side panel
-    view = app.wait_screen(PracticeView)
-    app.wait_idle()
-    nav, marker = view.navigator, view.current_marker
-    window = view.window()
-
-    def by_the_grid() -> object:
-        """The window with the grid drawing its current cell itself (no marker)."""
-        nav.marker = None
-        marker.hide()
-        nav.update()
-        picture = window.grab().toImage()
-        nav.marker = marker
-        marker.follow()
-        return picture
-
-    for target in (3, len(ids) - 2):  # a cell near the top, one the grid scrolls to
-        view.go_to(target)
-        app.qtbot.wait(30)  # scrolled, the panel's pixmap taken again
-        assert marker.isVisible()
-        shown_at = marker.geometry()
-        cell = nav.current_rect()
-        viewport = nav.parentWidget()
-        assert shown_at.topLeft() == viewport.mapTo(view, nav.mapTo(viewport, cell.topLeft()))
-        with_marker = window.grab().toImage()
-        grid = by_the_grid()
-        # Equal, but for the scroll bar if one of the two grabs drew it from its layer and
-        # the other for real (its layer is taken at idle: on a busy machine after the
-        # first grab): the layer is within one level of its direct paint (paint_layer).
-        # The marker one pixel off differs by far more (its outline on the cell's edge).
-        assert with_marker.size() == grid.size()
-        levels = [abs(a - b) for a, b in zip(bytes(with_marker.constBits()),
-                                              bytes(grid.constBits())) if a != b]
-        assert max(levels, default=0) <= 1
-    assert view.navigator_scroll.verticalScrollBar().value() > 0  # the second one scrolled
-    # A click on the marked cell lands on the grid under it.
-    centre = view.mapTo(window, marker.geometry().center())
-    assert window.childAt(centre) is nav
-    marker.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, False)
-    assert window.childAt(centre) is marker  # (the check above can fail)
-
-
 def test_the_sheet_turns_by_pages_and_keeps_the_current_cell_in_view(launch):
     """Going through a paper one question at a time, the answer sheet scrolls only when
     the current cell would leave the view, then by most of a page: the cell's row to the

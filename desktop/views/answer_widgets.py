@@ -37,8 +37,6 @@ from question_db.responses import (BlanksResponse, CalculationResponse, ChoiceRe
 
 from .check_results import CheckResultsView
 from .code_editor import CodeEditor
-from .paint_layer import LayeredLabel, layer_line_edit
-from .subtree_cache import cache_subtree
 from ..theme import Role, css
 from .markdown_html import inline
 from .points import format_points
@@ -65,7 +63,7 @@ def option_mark(picked: bool, in_key: bool) -> tuple[str, str]:
     return "", ""
 
 
-class ClickableLabel(LayeredLabel):
+class ClickableLabel(QLabel):
     """A rich-text label that forwards clicks to its option button."""
 
     sig_clicked = Signal()
@@ -163,10 +161,6 @@ class ChoiceAnswer(AnswerWidget):
             self.buttons[letter] = button
             self.labels[letter] = label
             self.marks[letter] = mark
-        # Buttons, marks and option texts drawn as one pixmap when the page comes back on
-        # screen: four to five widgets an option, ~0.25 M instructions a switch (callgrind,
-        # bench question_switch); a pick, a hover or the key's marks paint them again.
-        cache_subtree(self)
 
     def _changed(self, checked: bool) -> None:
         if not self.multiple and not checked:
@@ -241,7 +235,6 @@ class FillBlankAnswer(AnswerWidget):
             edit = QLineEdit()
             edit.setObjectName(f"blank_{i + 1}")
             edit.setPlaceholderText(self.tr("Blank %1").replace("%1", str(i + 1)))
-            layer_line_edit(edit)  # painted at every switch to the page
             edit.textEdited.connect(self.sig_changed)
             layout.addWidget(QLabel(f"({i + 1})"), i, 0)
             layout.addWidget(edit, i, 1)
@@ -357,7 +350,6 @@ class CalculationAnswer(_RubricMixin, AnswerWidget):
             edit = QLineEdit()
             edit.setObjectName(f"value_{i + 1}")
             edit.setPlaceholderText(self.tr("number, e.g. 2.7e8"))
-            layer_line_edit(edit)
             edit.textEdited.connect(self.sig_changed)
             grid.addWidget(label, i, 0)
             grid.addWidget(edit, i, 1)
@@ -456,9 +448,6 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             bar.addWidget(button)
         bar.addStretch(1)
-        # Four buttons as one pixmap when the page comes back on screen (~0.55 M
-        # instructions of a code page's switch; callgrind, bench question_switch).
-        cache_subtree(self.button_bar)
         self.run_button.clicked.connect(self.request_run)
         self.check_button.clicked.connect(self.request_check)
         self.reset_button.clicked.connect(self.reset_to_starter)

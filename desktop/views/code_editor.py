@@ -17,8 +17,6 @@ from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 
 from ..theme import theme
-from .paint_layer import PaintLayer, layer_scroll_area
-from .shaped_text import keep_shaped_text
 
 INDENT = "    "
 MONOSPACE_FAMILIES = ["JetBrains Mono", "Cascadia Mono", "Consolas", "Menlo", "DejaVu Sans Mono",
@@ -111,12 +109,6 @@ class CodeEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # Not focused (no cursor to blink), it is drawn again only when what it shows
-        # changed (bench question_switch): an edit, a rehighlight, a scroll, a selection.
-        self._look = 0  # bumped by what the key cannot see (formats, extra selections)
-        self.layer = PaintLayer(self, self._layer_key, lambda: not self.hasFocus(),
-                                target=self.viewport())
-        layer_scroll_area(self)  # bars and outline: QFrame paints those, not our paintEvent
         font = QFont()  # only the family is set, so the size still follows the zoom
         font.setFamilies(MONOSPACE_FAMILIES + [QFontDatabase.systemFont(
             QFontDatabase.SystemFont.FixedFont).family()])
@@ -127,24 +119,6 @@ class CodeEditor(QPlainTextEdit):
         self.setTabChangesFocus(False)
         self._update_tab_stop()
         self.highlighter = PygmentsHighlighter(self.document())
-        keep_shaped_text(self.document())
-        self.document().documentLayout().update.connect(self._looks_changed)
-
-    def _looks_changed(self, *_args) -> None:
-        self._look += 1
-
-    def _layer_key(self) -> tuple:
-        cursor = self.textCursor()
-        return (self._look, self.document().revision(), self.horizontalScrollBar().value(),
-                self.verticalScrollBar().value(), cursor.position(), cursor.anchor(),
-                self.isReadOnly())
-
-    def setExtraSelections(self, selections) -> None:  # noqa: N802 (Qt override)
-        self._look += 1
-        super().setExtraSelections(selections)
-
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        self.layer.paint(event, super().paintEvent)
 
     def _update_tab_stop(self) -> None:
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
@@ -153,7 +127,6 @@ class CodeEditor(QPlainTextEdit):
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
             self._update_tab_stop()
-        self.layer.changed(event)
 
     # --- editing -------------------------------------------------------------------------
     def _selected_blocks(self) -> tuple[int, int]:

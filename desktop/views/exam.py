@@ -37,7 +37,6 @@ from ..config import Keys
 from ..db import DbOps
 from .answer_sheet import AnswerSheet
 from .countdown import Countdown, format_remaining
-from .paint_layer import layer_scroll_area
 from .paper_session import PaperSessionView
 from ..theme import Role, css
 from .points import format_points
@@ -173,7 +172,6 @@ class ExamView(PaperSessionView):
         sheet_scroll.setWidgetResizable(True)
         sheet_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         sheet_scroll.setWidget(self.sheet)
-        layer_scroll_area(sheet_scroll)  # painted again with the page at every switch
         self.submit_button = QPushButton(self.tr("Submit exam…"))
         self.submit_button.setObjectName("submit_exam")
         self.submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)

@@ -18,8 +18,6 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QStyle, QTextBrowser, QWidget
 
-from .paint_layer import PaintLayer, layer_scroll_area
-from .shaped_text import keep_shaped_text
 
 
 class FlowText(QTextBrowser):
@@ -27,16 +25,12 @@ class FlowText(QTextBrowser):
 
     def __init__(self, html: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # Drawn again only when something it shows changed (bench question_switch).
-        self.layer = PaintLayer(self, self._layer_key, self._layer_cacheable,
-                                target=self.viewport())
         self._html = ""
         self._heights: dict[int, int] = {}
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setOpenLinks(False)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        layer_scroll_area(self)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # as a selectable QLabel
@@ -47,7 +41,6 @@ class FlowText(QTextBrowser):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.document().contentsChanged.connect(self._text_changed)
-        keep_shaped_text(self.document())
         self.setText(html)
 
     # --- QLabel's text API -------------------------------------------------------------
@@ -57,16 +50,6 @@ class FlowText(QTextBrowser):
 
     def text(self) -> str:
         return self._html
-
-    # --- painting ------------------------------------------------------------------------
-    def _layer_key(self) -> tuple:
-        return self.document().revision(), self.horizontalScrollBar().value()
-
-    def _layer_cacheable(self) -> bool:
-        return not self.hasFocus() and not self.textCursor().hasSelection()
-
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's
-        self.layer.paint(event, super().paintEvent)
 
     # --- sizing --------------------------------------------------------------------------
     def _text_changed(self) -> None:
@@ -97,7 +80,6 @@ class FlowText(QTextBrowser):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._text_changed()  # zoom (Ctrl+=) or a theme: the cached heights are stale
-        self.layer.changed(event)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's
         super().resizeEvent(event)

@@ -14,10 +14,9 @@ import bisect
 from dataclasses import dataclass
 from typing import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QFont, QHelpEvent,
-                           QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPixmap,
-                           QTextDocument)
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (QColor, QFont, QHelpEvent, QMouseEvent, QPainter, QPaintEvent,
+                           QPen, QPixmap)
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
 from question_db.enums import Mark
@@ -26,7 +25,7 @@ from question_db.model import Paper, Question
 from ..theme import Role, theme
 from .translation import tr
 
-__all__ = ["Navigator", "NavigatorGroup", "CurrentMarker", "navigator_groups", "cell_labels",
+__all__ = ["Navigator", "NavigatorGroup", "navigator_groups", "cell_labels",
            "mark_label", "legend_html", "Legend", "MARK_GLYPHS"]
 
 CELL = QSize(36, 26)  # six a row in the side panel: a 50-question paper needs no scroll bar
@@ -166,7 +165,6 @@ class Navigator(QWidget):
         self._bottoms: list[int] = []
         self._headings: list[tuple[QRect, str]] = []
         self._columns = MIN_COLUMNS
-        self.marker: CurrentMarker | None = None  # draws the current cell, if set
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         # It paints its ground itself, into the cache: a paint is one opaque copy, and Qt
         # fills nothing under it first (the scroll area's autofill would, each switch).
@@ -190,12 +188,8 @@ class Navigator(QWidget):
 
     def set_current(self, index: int) -> None:
         # The cache never holds the current cell's outline: it is drawn over the copy, so
-        # a question switch changes no pixel of the cache (bench question_switch). With a
-        # marker (``CurrentMarker``) the grid does not change at all: the marker moves.
+        # a question switch changes no pixel of the cache (bench question_switch).
         old, self.current = self.current, index
-        if self.marker is not None:
-            self.marker.follow()
-            return
         for i in (old, index):
             if 0 <= i < len(self._cells):
                 self.update(self._cells[i].adjusted(-3, -3, 3, 3))
@@ -275,8 +269,6 @@ class Navigator(QWidget):
         columns = max(MIN_COLUMNS, (self.width() - 2 * MARGIN + GAP) // (CELL.width() + GAP))
         if columns != self._columns:
             self._layout_cells()
-        if self.marker is not None:
-            self.marker.follow()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(self.minimumWidth(), self.height())
@@ -345,7 +337,7 @@ class Navigator(QWidget):
         painter.drawPixmap(area, self._cache, QRect(
             int(area.x() * ratio), int(area.y() * ratio), int(area.width() * ratio),
             int(area.height() * ratio)))
-        if self.marker is None and self.current_rect().intersects(area):
+        if self.current_rect().intersects(area):
             painter.setClipRect(area)
             self.paint_current(painter)
         painter.end()
@@ -439,95 +431,16 @@ class Navigator(QWidget):
         return text
 
 
-class CurrentMarker(QWidget):
-    """The current question's cell, drawn by a small widget over the answer sheet.
-
-    Its host is a widget *outside* the panel that holds the grid, so that panel does not
-    change at a question switch and is drawn from one pixmap (views/subtree_cache): the
-    marker moves, the grid stays. It lets the mouse through to the grid, follows the grid
-    when it scrolls, moves or resizes, and shows only the part of the cell the scroll
-    area shows."""
-
-    def __init__(self, navigator: Navigator, host: QWidget,
-                 movers: Sequence[QWidget] = ()) -> None:
-        super().__init__(host)
-        self.setObjectName("navigator_current")
-        self.navigator = navigator
-        self._origin = QPoint()  # the grid's point at this widget's top left
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        navigator.marker = self
-        for widget in movers:  # the panels whose move or resize moves the grid in the host
-            widget.installEventFilter(self)
-        self.hide()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if event.type() in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show):
-            self.follow()
-        return False
-
-    def follow(self) -> None:
-        """Put the marker over the current cell (the part of it the viewport shows)."""
-        navigator = self.navigator
-        viewport = navigator.parentWidget()
-        cell = navigator.current_rect()
-        if viewport is None or cell.isEmpty() or not navigator.isVisible():
-            self.hide()
-            return
-        shown = QRect(navigator.mapTo(viewport, cell.topLeft()), cell.size()) & viewport.rect()
-        if shown.isEmpty():
-            self.hide()
-            return
-        self._origin = navigator.mapFrom(viewport, shown.topLeft())
-        geometry = QRect(viewport.mapTo(self.parentWidget(), shown.topLeft()), shown.size())
-        if geometry != self.geometry():
-            self.setGeometry(geometry)
-        self.update()
-        if self.isHidden():
-            self.raise_()  # over the panels: the host's children painted after them
-            self.show()
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
-        painter = QPainter(self)
-        painter.translate(-self._origin.x(), -self._origin.y())
-        self.navigator.paint_current(painter)
-        painter.end()
-
-
 class Legend(QLabel):
-    """What the glyphs and colours mean, under the grid: the rich text drawn once into a
-    pixmap (a rich-text label lays out and draws its document at every repaint; this is
-    redrawn at every question switch: bench question_switch)."""
+    """What the glyphs and colours mean, under the grid; its colours follow the theme."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("navigator_legend")
+        self.setTextFormat(Qt.TextFormat.RichText)
         self._retheme()
         theme().sig_changed.connect(self._retheme)
 
-    def text(self) -> str:  # noqa: D102 - what it shows, as the label's text would be
-        return self._html
-
     def _retheme(self) -> None:
-        self._html = legend_html()
-        doc = QTextDocument()
-        doc.setDefaultFont(self.font())
-        doc.setHtml(self._html)
-        doc.setDocumentMargin(1)
-        ratio = self.devicePixelRatioF()
-        size = doc.size().toSize()
-        pixmap = QPixmap(size * ratio)
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette.setColor(QPalette.ColorRole.Text, theme().color(Role.TEXT))
-        doc.documentLayout().draw(painter, context)
-        painter.end()
-        self.setPixmap(pixmap)
+        self.setText(legend_html())
         self.setToolTip(legend_html(short=False))
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._retheme()

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QStackedWidget,
     QTextEdit,
     QVBoxLayout,
     QWidget,
@@ -51,13 +52,10 @@ from ..config import Keys
 from ..db import DbOps
 from .answer_widgets import ProgrammingAnswer
 from .attempt_history import AttemptHistoryDialog
-from .page_shelf import PageShelf
 from ..idle_gc import collect_soon
-from .paint_layer import fill_layers
 from .question_view import QuestionView
 from .screen import Screen
 from .steady_size import hold_widest
-from .subtree_cache import cache_subtree
 
 log = logging.getLogger(__name__)
 DRAFT_DELAY_MS = 500  # with the store write, well inside the second we promise
@@ -65,8 +63,7 @@ TIME_SAVE_MS = 1000  # the time on the question on screen reaches the file this 
 # Screens up to PREBUILD_ALL questions build every page while the learner reads; longer
 # ones (a practice set over many papers) only the pages around the current one, and keep
 # at most MAX_PAGES: a page switch in Qt's stack cost more the more widgets the window
-# held (measured: 0.2 ms with 20 simple pages, 7.5 ms with 400; bench question_switch),
-# and the shelf keeps every built page shown (page_shelf).
+# held (measured: 0.2 ms with 20 simple pages, 7.5 ms with 400; bench question_switch).
 PREBUILD_ALL = MAX_PAGES = 40
 PREBUILD_AHEAD, PREBUILD_BEHIND = 24, 8
 NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)
@@ -100,16 +97,16 @@ def submit_key_label(question: Question) -> str:
 
 
 class PageHolder(QWidget):
-    """Holds the page shelf without a layout: a page built or taken off lays out the shelf
-    only.
+    """Holds the page stack without a layout: a page built or taken off lays out the
+    stack only.
 
     A page shown or hidden asks every enclosing layout to lay out again (a LayoutRequest up
     to the window). Beside a navigator, a note panel and a side panel that made a question
     switch cost ~6 ms more CPU (bench question_switch, big bank, with a ``QStackedWidget``);
-    the shelf here is sized by hand, so the request stops at it.
+    the stack here is sized by hand, so the request stops at it.
     """
 
-    def __init__(self, stack: PageShelf) -> None:
+    def __init__(self, stack: QStackedWidget) -> None:
         super().__init__()
         stack.setParent(self)
         self.stack = stack
@@ -178,7 +175,7 @@ class PaperSessionView(Screen):
         self._prebuild_timer.setInterval(0)
         self._prebuild_timer.timeout.connect(self._prebuild_one)
 
-        self.stack = PageShelf()  # built pages stay shown: a switch moves two (page_shelf)
+        self.stack = QStackedWidget()
         self.stack.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.position = QLabel()
         # Explicit context: self.tr() would look these up under the subclass's name.
@@ -194,8 +191,6 @@ class PaperSessionView(Screen):
         self.prev_button.clicked.connect(lambda: self.go_to(self.current - 1))
         self.next_button.clicked.connect(lambda: self.go_to(self.current + 1))
         self.flag_button.clicked.connect(lambda: self.toggle_flag())
-        for button in (self.prev_button, self.next_button, self.flag_button):
-            cache_subtree(button)  # one blit at a switch while its state stays (subtree_cache)
 
         count = len(self.questions)
         hold_widest(self.position, lambda: [f"{str(d) * len(str(count))} / {count}"
@@ -425,8 +420,8 @@ class PaperSessionView(Screen):
 
     def _warm(self, page: QuestionView) -> None:
         """Do now, while the learner reads, what a page costs the first time it is on screen
-        (its style polish and layout at the shelf's size, its text drawn), so the switch to
-        it only moves it. The shelf showed it, parked, when it was built."""
+        (its style polish and layout at the stack's size, its text drawn once), so the
+        switch to it only shows it."""
         if page is self.stack.currentWidget():
             return
         page.ensurePolished()
@@ -440,15 +435,12 @@ class PaperSessionView(Screen):
         # Scroll areas decide their bars on the layout requests the show posted (a bar
         # that appears posts another round) and in a queued call (a code editor whose
         # lines are wider than it: its horizontal bar, 14 px off the viewport): settled
-        # now, so the text is laid out, and its layers taken, at the size it will have on
-        # screen. Left to the next turn, the editor was laid out again at its first
-        # visit and its layer, 14 px too tall, painted the real way.
+        # now, so the text is laid out at the size it will have on screen.
         areas = page.findChildren(QAbstractScrollArea)
         for _ in range(3):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             for area in areas:
                 QCoreApplication.sendPostedEvents(area, QEvent.Type.MetaCall)
-        fill_layers(page)  # its text drawn once now, copied when it comes on screen
         # And the whole page painted once, into a pixmap nobody keeps (~1 ms, up to 4 for a
         # long page): what a widget's first paint costs once is paid now, while the learner
         # reads (PySide looks up each virtual's Python override per object, Qt sets up its

@@ -27,8 +27,8 @@ from typing import Iterable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from question_db import actions, study
 from question_db.changes import Changes
@@ -41,17 +41,14 @@ from ..config import Keys
 from ..db import DbOps
 from ..theme import Role, theme
 from .answer_widgets import ProgrammingAnswer
-from .bare_frames import BareSplitter
-from .navigator import CurrentMarker, Legend, Navigator, cell_labels, navigator_groups
+from .navigator import Legend, Navigator, cell_labels, navigator_groups
 from .notes import NotePanel, StarButton
-from .paint_layer import layer_scroll_area
 from .paper_session import (SUBMIT_KEYS, PaperSessionView, console_kind,
                             submit_key_label)
 from .points import format_points
 from .question_view import QuestionView
 from .rating_bar import RatingBar, due_text
 from .steady_size import hold_widest
-from .subtree_cache import cache_subtree
 
 SEEN_MARKS = (Mark.REVEALED, Mark.RECITED)
 SIDE_WIDTH = 250
@@ -80,9 +77,6 @@ class PracticeView(PaperSessionView):
         # A practice set's run stays open when left (Continue); the others end on leaving.
         self.finish_on_leave = finish_on_leave
 
-        # The bar over the question, the actions under it, the note panel and the answer
-        # sheet are drawn from one pixmap each while they do not change: a switch repaints
-        # them with the page (bench question_switch; views/subtree_cache).
         self.top_bar = QWidget()
         top = QHBoxLayout(self.top_bar)
         top.setContentsMargins(0, 0, 0, 0)
@@ -164,7 +158,6 @@ class PracticeView(PaperSessionView):
         scroll.setWidgetResizable(True)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         scroll.setWidget(self.navigator)
-        layer_scroll_area(scroll)  # painted again with the page at every switch
         self.navigator_scroll = scroll
         self.counts = QLabel()  # not wrapped: see navigator.legend_html
         self.counts.setObjectName("navigator_counts")
@@ -178,7 +171,7 @@ class PracticeView(PaperSessionView):
         side_layout.addWidget(Legend())
         self.side = side
 
-        self.splitter = BareSplitter(Qt.Orientation.Horizontal)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("practice_splitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(column)
@@ -190,13 +183,6 @@ class PracticeView(PaperSessionView):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.top_bar)
         layout.addWidget(self.splitter, 1)
-        # The answer sheet is one pixmap too: the current cell is drawn over it by a
-        # marker outside it (the grid itself does not change at a switch).
-        for widget in (self.top_bar, self.actions_bar, self.notes, self.side):
-            cache_subtree(widget)
-        self.current_marker = CurrentMarker(self.navigator, self,
-                                            movers=(self.navigator, self.side,
-                                                    self.splitter))
         self.sig_current_changed.connect(self._current_changed)
         for sequence, slot in (("Ctrl+Shift+A", self.show_answer),
                                ("Ctrl+D", self.star.toggle),

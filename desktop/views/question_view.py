@@ -21,7 +21,6 @@ from question_db.model import BLANK_MARK, Question, Section
 from .answer_widgets import AnswerWidget, make_answer_widget
 from .markdown_html import highlight_code, inline, markdown_to_html
 from .flow_text import FlowText
-from .paint_layer import LayeredLabel, layer_scroll_area
 from .points import format_points
 from .question_script import shown
 from .translation import tr
@@ -182,7 +181,7 @@ def rich_label(html: str = "", *, name: str = "", flow: bool = False) -> QLabel 
         if name:
             text.setObjectName(name)
         return text
-    label = LayeredLabel(html)
+    label = QLabel(html)
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -258,7 +257,6 @@ class QuestionView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows/PgUp navigate, not scroll
-        layer_scroll_area(self.scroll)
         page = QWidget()
         self.scroll.setWidget(page)
         # Not opaque (setWidget made the page fill its background, the viewport fills

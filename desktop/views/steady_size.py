@@ -4,9 +4,9 @@
 widget's size is fixed, that asks every enclosing layout to lay out again, up to the window
 (``QWidgetPrivate::updateGeometry_helper``). The position "12 / 200" changes at every
 switch, the Submit button's key with the answer type: each switch laid the whole screen
-out again, and every widget it placed dropped its drawn pixmap (views/subtree_cache; bench
-question_switch). Fixed to the widest text it can show, the widget keeps its place (the
-buttons beside it no longer jump either) and the request stops at it.
+out again, and the buttons beside them moved by a few pixels. Fixed to the widest text it
+can show, the widget keeps its place (the buttons beside it no longer jump) and the request
+stops at it. Nothing is drawn from a copy: a layout choice, not a paint cache.
 """
 from __future__ import annotations
 
