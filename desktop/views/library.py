@@ -203,9 +203,9 @@ class PaperCard(QFrame):
         active = next((s for s in sessions if s.id == self.unfinished), None)
         if active is not None:
             left = active.remaining() or 0
-            self.badge.setText("⏱ " + self.tr("Unfinished exam: %1 left").replace(
+            self.badge.setText("◷ " + self.tr("Unfinished exam: %1 left").replace(
                 "%1", format_remaining(left)) if left > 0 else
-                "⏱ " + self.tr("Unfinished exam: time is up, it will be submitted"))
+                "◷ " + self.tr("Unfinished exam: time is up, it will be submitted"))
             if not self.badge.styleSheet():
                 self.badge.setStyleSheet(
                     f"background: {css(Role.WARNING_BG)}; color: palette(text); padding: 3px "
