@@ -182,10 +182,13 @@ def test_totals_match_brute_force_after_regrade(store):
 
 
 @pytest.mark.slow
-def test_stats_queries_on_a_million_answers(tmp_path):
+def test_stats_queries_agree_with_a_brute_force_count_on_a_long_history(tmp_path):
+    """The incremental totals and every statistic against the answers themselves. 200,000
+    answers (years of them, many sessions): what a million adds is speed, and bench/run.py
+    (its "stats" group) measures that on a million; here it cost 74 s of the suite."""
     big = ProgressStore(tmp_path / "big.db")
-    fill_answers(big, BANK, 1_000_000)
-    assert big.db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 1_000_000
+    fill_answers(big, BANK, 200_000)
+    assert big.db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 200_000
     brute = {r[0]: r[1:] for r in big.db.execute(
         "SELECT question_id, COUNT(*), SUM(verdict = 'correct'), SUM(points) FROM answers "
         "GROUP BY question_id")}
@@ -195,7 +198,7 @@ def test_stats_queries_on_a_million_answers(tmp_path):
     for qid, (n, c, p) in brute.items():
         assert totals[qid][:2] == (n, c) and totals[qid][2] == pytest.approx(p)
     by_type = stats.accuracy_by_type(big, BANK)
-    assert sum(a.answers for a in by_type) == 1_000_000
+    assert sum(a.answers for a in by_type) == 200_000
     assert stats.score_trend(big, "001") and stats.time_per_question(big)
     missed = {r[0]: r[1] for r in big.db.execute(
         "SELECT question_id, COUNT(*) FROM reviews WHERE missed = 1 GROUP BY question_id")}

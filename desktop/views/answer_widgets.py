@@ -8,9 +8,11 @@ session resumes.
 from __future__ import annotations
 
 import hashlib
+import math
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QMouseEvent, QShortcut, QTextCursor
+from PySide6.QtGui import (QFont, QKeySequence, QMouseEvent, QShortcut, QTextCursor,
+                           QTextDocument)
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -61,6 +63,24 @@ def option_mark(picked: bool, in_key: bool) -> tuple[str, str]:
     if in_key:
         return "○", tr("In the key, but you did not pick it (missed)")
     return "", ""
+
+
+def option_html(letter: str, text: str, color: str = "") -> str:
+    """One option as it is shown: its letter and its text, in one rich-text run."""
+    body = f"<b>{letter}.</b>&nbsp;{inline(text)}"
+    return f"<span style='color:{color}'>{body}</span>" if color else body
+
+
+def first_line_height(html: str, font: QFont) -> int:
+    """The height of the first line ``html`` is laid out in, in ``font`` with its
+    fallbacks (a Chinese line is taller than a Latin one)."""
+    document = QTextDocument()
+    document.setDefaultFont(font)
+    document.setDocumentMargin(0)
+    document.setHtml(html)
+    document.size()  # lays the text out
+    layout = document.firstBlock().layout()
+    return math.ceil(layout.lineAt(0).height()) if layout.lineCount() else 0
 
 
 class ClickableLabel(QLabel):
@@ -139,28 +159,52 @@ class ChoiceAnswer(AnswerWidget):
         layout.setHorizontalSpacing(8)
         layout.setColumnStretch(2, 1)
         for row, (letter, text) in enumerate(self.options.items()):
-            button = QCheckBox(letter) if self.multiple else QRadioButton(letter)
+            # The letter is printed with its text, in one label, so both sit on one
+            # baseline whatever fonts the text falls back to; the button is the indicator
+            # only, centred on the label's first line (``_align_rows``).
+            button = QCheckBox() if self.multiple else QRadioButton()
+            button.setAccessibleName(letter)
             # No focus: ←/→ must navigate questions, not move between options.
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setObjectName(f"option_{letter}")
-            # The verdict's ✓ ✗ ○ go in a column of their own, reserved from the start, so
-            # the options do not move or re-wrap when the key is shown.
+            # The verdict's ✓ ✗ ○ go in a column of their own, of a fixed size reserved
+            # from the start, so nothing moves or re-wraps when the key is shown.
             mark = QLabel()
             mark.setObjectName(f"mark_{letter}")
-            mark.setFixedWidth(mark.fontMetrics().horizontalAdvance("✓✗○") + 4)
-            label = ClickableLabel(inline(text))
+            mark.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label = ClickableLabel(option_html(letter, text))
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setWordWrap(True)
-            label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            # Wider, but still height for width (a new QSizePolicy would drop that flag,
+            # and the grid sized each row from a guess at a narrow width: too tall, until
+            # the verdict's new text laid it out again and the options moved up).
+            policy = label.sizePolicy()
+            policy.setHorizontalPolicy(QSizePolicy.Policy.Expanding)
+            label.setSizePolicy(policy)
             label.sig_clicked.connect(button.click)
             self.group.addButton(button, row)
             button.toggled.connect(self._changed)
             layout.addWidget(button, row, 0, Qt.AlignmentFlag.AlignTop)
             layout.addWidget(mark, row, 1, Qt.AlignmentFlag.AlignTop)
-            layout.addWidget(label, row, 2)
+            layout.addWidget(label, row, 2, Qt.AlignmentFlag.AlignTop)
             self.buttons[letter] = button
             self.labels[letter] = label
             self.marks[letter] = mark
+        self._align_rows()
+
+    def _align_rows(self) -> None:
+        """Give each row's indicator and mark the height of its text's first line (the
+        style centres an indicator in its button), so all three share that line."""
+        for letter, label in self.labels.items():
+            line = first_line_height(label.text(), label.font())
+            self.buttons[letter].setFixedHeight(max(line, 1))
+            mark = self.marks[letter]
+            mark.setFixedSize(mark.fontMetrics().horizontalAdvance("✓✗○") + 4, max(line, 1))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() in (event.Type.FontChange, event.Type.StyleChange):
+            self._align_rows()  # zoom (Ctrl+=) or a theme: the lines' heights change
 
     def _changed(self, checked: bool) -> None:
         if not self.multiple and not checked:
@@ -177,8 +221,7 @@ class ChoiceAnswer(AnswerWidget):
             self.marks[letter].setToolTip(tip)
             label.setToolTip(tip)
             color = css(Role.OK) if letter in key else (css(Role.ERROR) if picked else "")
-            label.setText(f"<span style='color:{color}'>{inline(self.options[letter])}</span>"
-                          if color else inline(self.options[letter]))
+            label.setText(option_html(letter, self.options[letter], color))
 
     def mark_of(self, letter: str) -> str:
         """The verdict mark shown beside option ``letter`` ('' before the reveal)."""

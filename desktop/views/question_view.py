@@ -257,6 +257,10 @@ class QuestionView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows/PgUp navigate, not scroll
+        # The bar's place is kept (a stable gutter): the verdict, the explanation or a
+        # longer answer would otherwise bring it in and narrow every line, re-wrapping
+        # the options the learner is reading.
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         page = QWidget()
         self.scroll.setWidget(page)
         # Not opaque (setWidget made the page fill its background, the viewport fills
