@@ -168,8 +168,10 @@ def against(rev: str, big: bool) -> int:
         for _ in range(3):
             for name, tree in ((rev, other), ("this tree", here)):
                 out = subprocess.run([sys.executable, "-m", "bench.question_switch",
-                                      *(["--big"] if big else [])], cwd=tree, check=True,
+                                      *(["--big"] if big else [])], cwd=tree,
                                      capture_output=True, text=True, timeout=900)
+                if out.returncode:
+                    raise SystemExit(f"{name}: the bench failed\n{out.stderr[-3000:]}")
                 sides[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
     finally:
         subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(other)],

@@ -590,9 +590,21 @@ class MainWindow(QMainWindow):
         """A composed exam, run as a paper exam (countdown, 答题卡, auto-submit, resume)."""
         from question_db import study
 
-        self.db.run(study.start_mock_exam, bank=self.bank, template_id=template_id,
-                    spec=None if template_id is not None else spec,
-                    on_done=lambda started: self._exam_ready(started.paper, started.session))
+        spec = None if template_id is not None else spec
+
+        def composed(preview) -> None:  # the same start dialog as a paper's exam
+            dialog = screens().StartExamDialog(preview.paper, self)
+            dialog.setObjectName("mock_start_dialog")
+            if dialog.exec() != screens().StartExamDialog.DialogCode.Accepted:
+                return
+            self.db.run(study.start_mock_exam, bank=self.bank, template_id=template_id,
+                        spec=spec, duration_s=dialog.duration_s(preview.paper),
+                        open_book=dialog.open_book(),
+                        on_done=lambda started: self._exam_ready(started.paper,
+                                                                 started.session))
+
+        self.db.run(study.preview_mock_exam, bank=self.bank, template_id=template_id,
+                    spec=spec, on_done=composed)
 
     def open_search(self):
         """Ctrl+K: search every paper (and the learner's notes); a hit opens practice."""

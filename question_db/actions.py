@@ -456,6 +456,8 @@ class LibrarySummary:
     due_count: int
     # per paper id: practice progress (answered/total, right) and the Continue target
     practice: dict[str, navigation.PracticeProgress] = field(default_factory=dict)
+    # every mock exam (组卷) taken or under way, newest first: they have no paper card
+    mock_exams: list[mock_exam.MockExamRecord] = field(default_factory=list)
 
 
 def library_summary(store: ProgressStore, *, bank: Bank,
@@ -467,7 +469,8 @@ def library_summary(store: ProgressStore, *, bank: Bank,
         wrong = sum(1 for qid in review.book_question_ids(store) if qid in known)
         due = len(review.due_today(store, now=now, known=known))
         practice = navigation.practice_progress(store, bank)
-    return LibrarySummary(exams, sessions, wrong, due, practice)
+        mocks = mock_exam.mock_exam_records(store)
+    return LibrarySummary(exams, sessions, wrong, due, practice, mocks)
 
 
 @dataclass(frozen=True)
@@ -479,6 +482,9 @@ class DashboardData:
     forecast: list[tuple[date, int]]
     exam_date: date | None
     due_today: int
+    # a mock exam's attempts per its paper id (one per saved template, or one-off), with
+    # the title it was last taken under
+    mock_trends: dict[str, tuple[str, list[stats.TrendPoint]]] = field(default_factory=dict)
 
 
 FORECAST_DAYS = 14
@@ -495,7 +501,20 @@ def dashboard(store: ProgressStore, *, bank: Bank, now: float | None = None) -> 
             times={p.id: stats.time_per_question(store, p.id) for p in bank.papers},
             forecast=review.due_forecast(store, days=FORECAST_DAYS, now=now),
             exam_date=review.exam_date(store),
-            due_today=len(review.due_today(store, now=now, known=known)))
+            due_today=len(review.due_today(store, now=now, known=known)),
+            mock_trends=_mock_trends(store))
+
+
+def _mock_trends(store: ProgressStore) -> dict[str, tuple[str, list[stats.TrendPoint]]]:
+    trends: dict[str, tuple[str, list[stats.TrendPoint]]] = {}
+    for record in mock_exam.mock_exam_records(store):  # newest first: its title is kept
+        paper_id = record.session.paper_id
+        if paper_id not in trends:
+            points = [t for t in stats.score_trend(store, paper_id)
+                      if t.mode == SessionMode.EXAM]
+            if points:
+                trends[paper_id] = (record.title, points)
+    return trends
 
 
 def wrong_book(store: ProgressStore, *, bank: Bank, paper_id: str | None = None,

@@ -16,6 +16,7 @@ are never composed; drafts only when the spec includes them.
 from __future__ import annotations
 
 import random
+from collections import Counter
 import uuid
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -27,8 +28,9 @@ from .store import ProgressStore, SessionRecord
 from .store_study import ComposedQuestionRow
 
 __all__ = ["TYPE_NAMES", "MockPart", "MockExamSpec", "Shortage", "CompositionError",
-           "MissingQuestion", "MockPaper", "mock_paper_id", "pool", "compose", "build_paper",
-           "session_paper", "with_points"]
+           "MissingQuestion", "MockPaper", "MockExamRecord", "mock_exam_records",
+           "mock_paper_id", "pool", "compose", "build_paper", "session_paper",
+           "typical_points", "with_points"]
 
 # Section names of a composed paper: content, in the bank's language (Simplified Chinese)
 TYPE_NAMES = {
@@ -163,6 +165,17 @@ def mock_paper_id(uid: str) -> str:
     return f"mock-{uid[:12]}"
 
 
+def typical_points(bank: Bank, qtype: str, default: float = 5.0) -> float:
+    """What a question of ``qtype`` is most often worth in the bank (the smaller of two
+    equally common values): a mock exam's points per type start from the papers' own."""
+    counts = Counter(q.points for q in bank.all_questions()
+                     if q.type == qtype and q.scored and q.points > 0)
+    if not counts:
+        return default
+    top = max(counts.values())
+    return float(min(points for points, n in counts.items() if n == top))
+
+
 def _eligible(question: Question, spec: MockExamSpec) -> bool:
     return (question.scored and question.points > 0
             and (spec.include_drafts or not question.draft)
@@ -264,6 +277,24 @@ def session_paper(store: ProgressStore, bank: Bank, session: SessionRecord
         return None
     return build_paper(session.paper_id, row.title, MockExamSpec.from_json(row.spec),
                        row.questions, bank, row.template_uid)
+
+
+@dataclass(frozen=True)
+class MockExamRecord:
+    """A mock exam taken or under way: its session, its title and the template it was
+    composed from (None: composed once, not saved)."""
+
+    session: SessionRecord
+    title: str
+    template_uid: str | None
+
+
+def mock_exam_records(store: ProgressStore) -> list[MockExamRecord]:
+    """Every mock exam session, newest first (the library's card, the dashboard's trend)."""
+    composed = {r[0]: (r[1], r[2]) for r in store.execute(
+        "SELECT session_id, title, template_uid FROM composed_exams")}
+    return [MockExamRecord(s, *composed[s.id]) for s in store.sessions()
+            if s.id in composed]
 
 
 def new_paper_id(template_uid: str | None) -> str:

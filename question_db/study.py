@@ -44,7 +44,8 @@ __all__ = [
     # templates
     "Template", "TemplateSaved", "save_template", "delete_template", "templates",
     # mock exams
-    "ComposedPreview", "compose_mock_exam", "MockExamStarted", "start_mock_exam",
+    "ComposedPreview", "compose_mock_exam", "MockExamStarted", "preview_mock_exam",
+    "start_mock_exam",
     "CompositionError",
     # review session
     "ReviewStarted", "start_review", "next_review_card", "CardRated", "rate_card",
@@ -450,15 +451,11 @@ class MockExamStarted:
     changes: Changes
 
 
-def start_mock_exam(store: ProgressStore, *, bank: Bank, template_id: int | None = None,
-                    spec: MockExamSpec | dict | None = None, seed: int | None = None,
-                    now: float | None = None) -> MockExamStarted:
-    """A timed exam composed from a saved template (or a spec), its question list and
-    points stored with the session. It then runs as a paper exam: ``actions.save_draft``,
-    ``set_flag``, ``submit_exam`` (auto-submit too), ``mark_exam_answer``, ``exam_report``
-    with this ``paper``; after a restart ``actions.unfinished_exams`` lists it and
-    ``actions.session_paper`` / ``open_session`` / ``session_report`` rebuild it.
-    ``seed``: another draw than the template's (a new paper from the same spec)."""
+def _mock_spec(store: ProgressStore, template_id: int | None,
+               spec: MockExamSpec | dict | None, seed: int | None = None
+               ) -> tuple[MockExamSpec, str | None]:
+    """The spec a mock exam is composed from (a saved template's, or the one given) and
+    the template's uid."""
     template_uid = None
     if template_id is not None:
         row = rows.template_rows(store, template_id=template_id)
@@ -466,17 +463,40 @@ def start_mock_exam(store: ProgressStore, *, bank: Bank, template_id: int | None
             raise KeyError(f"no mock-exam template with id {template_id}")
         spec, template_uid = MockExamSpec.from_json(row[0].spec), row[0].uid
     elif spec is None:
-        raise ValueError("start_mock_exam needs a template_id or a spec")
+        raise ValueError("a mock exam needs a template_id or a spec")
     spec = _typed_spec(TemplateKind.MOCK_EXAM, spec)
-    if seed is not None:
-        spec = replace(spec, seed=seed)
+    return (spec if seed is None else replace(spec, seed=seed)), template_uid
+
+
+def preview_mock_exam(store: ProgressStore, *, bank: Bank, template_id: int | None = None,
+                      spec: MockExamSpec | dict | None = None) -> ComposedPreview:
+    """What ``start_mock_exam`` would start (the start dialog shows its duration, questions
+    and points); nothing is stored."""
+    spec, _uid = _mock_spec(store, template_id, spec)
+    return compose_mock_exam(store, bank=bank, spec=spec)
+
+
+def start_mock_exam(store: ProgressStore, *, bank: Bank, template_id: int | None = None,
+                    spec: MockExamSpec | dict | None = None, seed: int | None = None,
+                    duration_s: int | None = None, open_book: bool = False,
+                    now: float | None = None) -> MockExamStarted:
+    """A timed exam composed from a saved template (or a spec), its question list and
+    points stored with the session. It then runs as a paper exam: ``actions.save_draft``,
+    ``set_flag``, ``submit_exam`` (auto-submit too), ``mark_exam_answer``, ``exam_report``
+    with this ``paper``; after a restart ``actions.unfinished_exams`` lists it and
+    ``actions.session_paper`` / ``open_session`` / ``session_report`` rebuild it.
+    ``seed``: another draw than the template's (a new paper from the same spec);
+    ``duration_s`` and ``open_book``: what the start dialog chose (the spec's duration and
+    closed book by default)."""
+    spec, template_uid = _mock_spec(store, template_id, spec, seed)
     questions = mock_exam.compose(bank, spec)
     paper_id = mock_exam.new_paper_id(template_uid)
     with store.write():
         # a template that draws drafts scores them: the learner chose them for this exam
-        session_id = store.start_session(paper_id=paper_id, mode=SessionMode.EXAM,
-                                         duration_s=spec.duration_minutes * 60,
-                                         include_drafts=spec.include_drafts, now=now)
+        session_id = store.start_session(
+            paper_id=paper_id, mode=SessionMode.EXAM,
+            duration_s=spec.duration_minutes * 60 if duration_s is None else duration_s,
+            open_book=open_book, include_drafts=spec.include_drafts, now=now)
         rows.save_composed(store, session_id, template_uid=template_uid, title=spec.title,
                            spec=spec.to_json(), questions=list(questions))
         built = mock_exam.build_paper(paper_id, spec.title, spec, questions, bank,

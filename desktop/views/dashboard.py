@@ -180,15 +180,20 @@ class DashboardView(Screen):
 
     def _trend(self, panel, data: DashboardData) -> None:
         series, rows = {}, []
-        for paper in self.bank.papers:
-            points = data.trends.get(paper.id, [])
+        papers = [(paper.title, data.trends.get(paper.id, [])) for paper in self.bank.papers]
+        mocks = [(self.tr("%1 (mock exam)").replace("%1", title), points)
+                 for title, points in data.mock_trends.values()]
+        for title, points in papers + mocks:  # a mock exam (组卷) has no paper in the bank
             if not points:
                 continue
-            series[paper.title[:12] + ("…" if len(paper.title) > 12 else "")] = [
-                100 * p.score / p.max_score if p.max_score else 0 for p in points]
+            name = title[:12] + ("…" if len(title) > 12 else "")
+            while name in series:  # two papers or mock exams whose titles start alike
+                name += "′"
+            series[name] = [100 * p.score / p.max_score if p.max_score else 0 for p in points]
             for n, p in enumerate(points, start=1):
                 day = dt.datetime.fromtimestamp(p.finished_at).strftime("%m-%d")
-                rows.append([paper.title, n, day, f"{format_points(p.score)} / {format_points(p.max_score)}"])
+                rows.append([title, n, day,
+                             f"{format_points(p.score)} / {format_points(p.max_score)}"])
         panel.lines(series)
         panel.fill_table(rows)
 

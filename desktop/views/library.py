@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from question_db.changes import Changes
-from question_db.enums import SUBMITTED_STATES, SessionMode
+from question_db.enums import SUBMITTED_STATES, SessionMode, SessionState
 from question_db.model import Bank, Paper, errata_count
 
 from ..db import DbOps, deferred_action
@@ -230,6 +230,84 @@ class PaperCard(QFrame):
         self.reports_button.setEnabled(bool(self.finished))
 
 
+class MockExamsCard(QFrame):
+    """The mock exams (组卷) taken: how many, the last one's score, Resume for one under way
+    and their reports (a composed paper has no card of its own). Shown once there is one."""
+
+    def __init__(self, library: "LibraryView") -> None:
+        super().__init__()
+        self.setObjectName("mock_exams_card")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setContentsMargins(1, 1, 1, 1)
+        self.library = library
+        layout = QVBoxLayout(self)
+        title = QLabel(self.tr("Mock exams (组卷)"))
+        font = title.font()
+        font.setPointSizeF(14)
+        font.setBold(True)
+        title.setFont(font)
+        layout.addWidget(title)
+        self.summary = WrappedLabel()
+        self.summary.setObjectName("mock_summary")
+        layout.addWidget(self.summary)
+        buttons = QHBoxLayout()
+        self.new_button = QPushButton(self.tr("New mock exam…"))
+        self.new_button.setObjectName("mock_new")
+        self.new_button.clicked.connect(library.sig_mock_exam)
+        self.resume_button = QPushButton(self.tr("Resume exam"))
+        self.resume_button.setObjectName("mock_resume")
+        self.resume_button.clicked.connect(self._resume)
+        self.resume_button.hide()
+        self.reports_button = QToolButton()
+        self.reports_button.setObjectName("mock_reports")
+        self.reports_button.setText(self.tr("Past reports"))
+        self.reports_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.reports_menu = QMenu(self.reports_button)
+        self.reports_button.setMenu(self.reports_menu)
+        for button in (self.resume_button, self.new_button, self.reports_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.unfinished: int | None = None
+        self.hide()
+
+    paintEvent = PaperCard.paintEvent
+    highlighted = False
+
+    def _resume(self) -> None:
+        if self.unfinished is not None:
+            self.library.sig_resume.emit(self.unfinished)
+
+    def update_records(self, records: list) -> None:
+        """``records``: ``mock_exam.MockExamRecord``s, newest first."""
+        import datetime as dt
+
+        finished = [r for r in records if r.session.state in SUBMITTED_STATES]
+        active = next((r for r in records if r.session.state == SessionState.ACTIVE), None)
+        self.setVisible(bool(records))
+        parts = [self.tr("%1 taken").replace("%1", str(len(finished)))]
+        if finished:
+            last = finished[0]
+            parts.append(self.tr("last: %1, %2 of %3 points").replace("%1", last.title)
+                         .replace("%2", format_points(last.session.score))
+                         .replace("%3", format_points(last.session.max_score)))
+        if active is not None:
+            parts.append(self.tr("%1 under way").replace("%1", active.title))
+        self.summary.setText(" · ".join(parts))
+        self.unfinished = active.session.id if active is not None else None
+        self.resume_button.setVisible(active is not None)
+        self.reports_menu.clear()
+        for record in finished:
+            session = record.session
+            when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
+            action = self.reports_menu.addAction(
+                f"{when} — {record.title} — {format_points(session.score)} / "
+                f"{format_points(session.max_score)}")
+            action.triggered.connect(
+                lambda _=False, sid=session.id: self.library.sig_report.emit(sid))
+        self.reports_button.setEnabled(bool(finished))
+
+
 class LibraryView(Screen):
     """All papers. Emits what the learner chose; the main window acts on it.
 
@@ -326,6 +404,8 @@ class LibraryView(Screen):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.list_widget = QWidget()
         self.list_layout = QVBoxLayout(self.list_widget)
+        self.mock_card = MockExamsCard(self)  # first: the papers' cards go under it
+        self.list_layout.addWidget(self.mock_card)
         self.list_layout.addStretch(1)
         scroll.setWidget(self.list_widget)
         layout.addWidget(scroll, 1)
@@ -428,7 +508,9 @@ class LibraryView(Screen):
 
     def refresh_from(self, changes: Changes, *, initiator: object | None) -> None:
         """Scores, unfinished exams, practice or the review counts changed: reload."""
-        if changes.everything or changes.reviews or any(
+        # a mock exam's paper is not in the bank (its ids: mock_exam.mock_paper_id)
+        if changes.everything or changes.reviews or changes.templates or any(
+                p.startswith("mock-") for p in changes.papers) or any(
                 changes.touches_paper(p.id) for p in self.bank.papers):
             self.refresh()
 
@@ -447,6 +529,7 @@ class LibraryView(Screen):
         self._summary = summary
         for card in self.cards.values():
             self._fill_card(card, summary)
+        self.mock_card.update_records(summary.mock_exams)
         self._show_counts(summary.wrong_count, summary.due_count)
 
     @staticmethod

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox,
 
 from question_db import study
 from question_db.enums import QuestionType, TemplateKind
-from question_db.mock_exam import CompositionError, MockExamSpec, MockPart
+from question_db.mock_exam import CompositionError, MockExamSpec, MockPart, typical_points
 from question_db.model import Bank
 
 from ..config import Keys
@@ -38,9 +38,10 @@ from .translation import tr
 __all__ = ["MockExamDialog", "DEFAULT_PARTS"]
 
 PREVIEW_DELAY_MS = 150
-# A first composition like the bundled papers' front part: (type, count, points each)
-DEFAULT_PARTS = {QuestionType.SINGLE_CHOICE: (10, 2.0), QuestionType.MULTIPLE_CHOICE: (5, 3.0),
-                 QuestionType.FILL_BLANK: (3, 2.0)}
+# A first composition like the bundled papers' front part: questions per type. Each type's
+# points start from what its questions are most often worth in the bank.
+DEFAULT_PARTS = {QuestionType.SINGLE_CHOICE: 10, QuestionType.MULTIPLE_CHOICE: 5,
+                 QuestionType.FILL_BLANK: 3}
 COUNT, POINTS = 2, 3  # table columns
 
 
@@ -129,7 +130,7 @@ class MockExamDialog(QDialog):
         self.available: dict[QuestionType, QLabel] = {}
         self.table.setRowCount(len(self.types))
         for row, qtype in enumerate(self.types):
-            count, points = DEFAULT_PARTS.get(qtype, (0, 5.0))
+            count, points = DEFAULT_PARTS.get(qtype, 0), typical_points(bank, qtype)
             box = QCheckBox(type_label(qtype))
             box.setChecked(count > 0)
             spin = QSpinBox()

@@ -4,339 +4,339 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="36"/>
+        <location filename="../../desktop/views/question_view.py" line="35"/>
         <source>Single choice</source>
         <translation>单选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="37"/>
+        <location filename="../../desktop/views/question_view.py" line="36"/>
         <source>Multiple choice</source>
         <translation>多选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="38"/>
+        <location filename="../../desktop/views/question_view.py" line="37"/>
         <source>Fill in the blanks</source>
         <translation>填空题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="39"/>
+        <location filename="../../desktop/views/question_view.py" line="38"/>
         <source>Calculation</source>
         <translation>计算题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="40"/>
+        <location filename="../../desktop/views/question_view.py" line="39"/>
         <source>Short answer</source>
         <translation>简答题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="41"/>
+        <location filename="../../desktop/views/question_view.py" line="40"/>
         <source>System design</source>
         <translation>系统设计题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="42"/>
+        <location filename="../../desktop/views/question_view.py" line="41"/>
         <source>Programming</source>
         <translation>编程题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="48"/>
+        <location filename="../../desktop/views/question_view.py" line="47"/>
         <location filename="../../desktop/views/report.py" line="189"/>
         <location filename="../../desktop/views/report.py" line="192"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="48"/>
+        <location filename="../../desktop/views/question_view.py" line="47"/>
         <source>Partly correct</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="48"/>
+        <location filename="../../desktop/views/question_view.py" line="47"/>
         <source>Wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="49"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <source>Unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="49"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <location filename="../../desktop/views/report.py" line="190"/>
         <location filename="../../desktop/views/report.py" line="193"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="49"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <source>Void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="65"/>
+        <location filename="../../desktop/views/question_view.py" line="64"/>
         <source>To self-mark</source>
         <translation>待自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="68"/>
-        <location filename="../../desktop/views/question_view.py" line="278"/>
-        <location filename="../../desktop/views/report.py" line="257"/>
+        <location filename="../../desktop/views/question_view.py" line="67"/>
+        <location filename="../../desktop/views/question_view.py" line="280"/>
+        <location filename="../../desktop/views/report.py" line="261"/>
         <source>points</source>
         <translation>分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="75"/>
+        <location filename="../../desktop/views/question_view.py" line="74"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="86"/>
-        <location filename="../../desktop/views/question_view.py" line="129"/>
+        <location filename="../../desktop/views/question_view.py" line="85"/>
+        <location filename="../../desktop/views/question_view.py" line="128"/>
         <source>also accepted</source>
         <translation>也接受</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="125"/>
-        <location filename="../../desktop/views/question_view.py" line="150"/>
+        <location filename="../../desktop/views/question_view.py" line="124"/>
+        <location filename="../../desktop/views/question_view.py" line="149"/>
         <source>yours</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="127"/>
-        <location filename="../../desktop/views/question_view.py" line="152"/>
+        <location filename="../../desktop/views/question_view.py" line="126"/>
+        <location filename="../../desktop/views/question_view.py" line="151"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="153"/>
+        <location filename="../../desktop/views/question_view.py" line="152"/>
         <source>(accepted within ± %1)</source>
         <translation>（允许误差 ± %1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="166"/>
+        <location filename="../../desktop/views/question_view.py" line="165"/>
         <source>your pick, right</source>
         <translation>选对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="166"/>
+        <location filename="../../desktop/views/question_view.py" line="165"/>
         <source>your pick, wrong</source>
         <translation>选错</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="166"/>
+        <location filename="../../desktop/views/question_view.py" line="165"/>
         <source>in the key, not picked</source>
         <translation>漏选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="208"/>
+        <location filename="../../desktop/views/question_view.py" line="207"/>
         <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
         <translation>勘误：原卷答案有误，已更正</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="209"/>
+        <location filename="../../desktop/views/question_view.py" line="208"/>
         <source>Errata: this question is void: no option is correct, so it is not scored</source>
         <translation>勘误：本题作废（无正确选项），不计分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="211"/>
+        <location filename="../../desktop/views/question_view.py" line="210"/>
         <source>Errata: this question is disputed; defensible keys are accepted</source>
         <translation>勘误：本题存在争议，合理答案均判对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="212"/>
+        <location filename="../../desktop/views/question_view.py" line="211"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="216"/>
+        <location filename="../../desktop/views/question_view.py" line="215"/>
         <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
         <translation>勘误：答案正确，但原卷题干或解析有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="222"/>
+        <location filename="../../desktop/views/question_view.py" line="221"/>
         <location filename="../../desktop/views/report.py" line="139"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="226"/>
+        <location filename="../../desktop/views/question_view.py" line="225"/>
         <source>none (void)</source>
         <translation>无（作废）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="227"/>
+        <location filename="../../desktop/views/question_view.py" line="226"/>
         <source>Verified key</source>
         <translation>核实答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="233"/>
+        <location filename="../../desktop/views/question_view.py" line="232"/>
         <source>Source paper&apos;s answer</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
         <source>unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
         <source>answered, not submitted</source>
         <translation>已作答，未提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="55"/>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>right</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
         <source>partly right</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="55"/>
-        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="56"/>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
         <source>pending (self-marks or checks)</source>
         <translation>待评（需自评或运行检查）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="57"/>
+        <location filename="../../desktop/views/navigator.py" line="56"/>
         <source>void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="57"/>
+        <location filename="../../desktop/views/navigator.py" line="56"/>
         <source>answer shown</source>
         <translation>已看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="58"/>
-        <location filename="../../desktop/views/navigator.py" line="66"/>
+        <location filename="../../desktop/views/navigator.py" line="57"/>
+        <location filename="../../desktop/views/navigator.py" line="65"/>
         <source>recited</source>
         <translation>已背</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>to do</source>
         <translation>未答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>draft</source>
         <translation>未提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>partly</source>
         <translation>部分对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="65"/>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
         <location filename="../../desktop/views/search_dialog.py" line="46"/>
         <source>void</source>
         <translation>作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="65"/>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
         <source>shown</source>
         <translation>已看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="78"/>
-        <location filename="../../desktop/views/navigator.py" line="438"/>
+        <location filename="../../desktop/views/navigator.py" line="77"/>
+        <location filename="../../desktop/views/navigator.py" line="430"/>
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="119"/>
-        <location filename="../../desktop/views/navigator.py" line="124"/>
+        <location filename="../../desktop/views/navigator.py" line="118"/>
+        <location filename="../../desktop/views/navigator.py" line="123"/>
         <source>All questions</source>
         <translation>全部题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="123"/>
+        <location filename="../../desktop/views/navigator.py" line="122"/>
         <source>%1 questions from %2 papers</source>
         <translation>来自 %2 份试卷的 %1 道题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="435"/>
-        <location filename="../../desktop/views/question_view.py" line="277"/>
-        <location filename="../../desktop/views/report.py" line="279"/>
+        <location filename="../../desktop/views/navigator.py" line="427"/>
+        <location filename="../../desktop/views/question_view.py" line="279"/>
+        <location filename="../../desktop/views/report.py" line="283"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="285"/>
+        <location filename="../../desktop/views/question_view.py" line="287"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="297"/>
+        <location filename="../../desktop/views/question_view.py" line="299"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="302"/>
+        <location filename="../../desktop/views/question_view.py" line="304"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="305"/>
+        <location filename="../../desktop/views/question_view.py" line="307"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="359"/>
+        <location filename="../../desktop/views/question_view.py" line="361"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="361"/>
+        <location filename="../../desktop/views/question_view.py" line="363"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="444"/>
+        <location filename="../../desktop/views/question_view.py" line="446"/>
         <location filename="../../desktop/views/report.py" line="101"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="407"/>
-        <location filename="../../desktop/views/question_view.py" line="416"/>
+        <location filename="../../desktop/views/question_view.py" line="409"/>
         <location filename="../../desktop/views/question_view.py" line="418"/>
+        <location filename="../../desktop/views/question_view.py" line="420"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="408"/>
+        <location filename="../../desktop/views/question_view.py" line="410"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="410"/>
+        <location filename="../../desktop/views/question_view.py" line="412"/>
         <location filename="../../desktop/views/report.py" line="130"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="422"/>
+        <location filename="../../desktop/views/question_view.py" line="424"/>
         <location filename="../../desktop/views/report.py" line="144"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -434,141 +434,141 @@
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="57"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="58"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="73"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="74"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="89"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="77"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="78"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="99"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="82"/>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="215"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="83"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="216"/>
         <source>Mock exam</source>
         <translation>模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="88"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="89"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="93"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="94"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="139"/>
         <source>New seed</source>
         <translation>换个种子</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="98"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="99"/>
         <source>Unverified (imported) questions too</source>
         <translation>也包括未核实（导入）的题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="101"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="102"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="102"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="103"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="103"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="104"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="149"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="104"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="105"/>
         <source>The same seed draws the same exam.</source>
         <translation>种子相同，抽出的试卷也相同。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="110"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="111"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="108"/>
         <source>(imported, unverified)</source>
         <translation>（导入，未核实）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
         <location filename="../../desktop/views/report.py" line="195"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
         <source>Available</source>
         <translation>可用题数</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="118"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="147"/>
         <source>How many</source>
         <translation>抽取题数</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="120"/>
         <source>Points each</source>
         <translation>每题分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="160"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="161"/>
         <source>Topics (none: any)</source>
         <translation>知识点（不选即不限）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="170"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="171"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="95"/>
         <source>Save as template</source>
         <translation>保存为模板</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="176"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="177"/>
         <source>Start exam</source>
         <translation>开始考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="280"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="281"/>
         <source>%1 questions · %2 points · %3 min, in %4 section(s)</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · 共 %4 个大题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="299"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="300"/>
         <source>Not enough questions for this exam:</source>
         <translation>题目不足，无法组成这份试卷：</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="300"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="301"/>
         <source>not enough %1: %2 needed, %3 available</source>
         <translation>%1不足：需要 %2 道，现有 %3 道</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="316"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="317"/>
         <source>(a new exam)</source>
         <translation>（新建考试）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="342"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="343"/>
         <source>not taken yet</source>
         <translation>尚未考过</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="344"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="345"/>
         <source>best %1 · last %2 of %3 · %4 time(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="368"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="369"/>
         <source>Saved as the template “%1” (%2).</source>
         <translation>已保存为模板“%1”（%2）。</translation>
     </message>
@@ -665,67 +665,67 @@
         <translation>每题用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="239"/>
+        <location filename="../../desktop/views/report.py" line="243"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="244"/>
+        <location filename="../../desktop/views/report.py" line="248"/>
         <source>submitted</source>
         <translation>已交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="244"/>
+        <location filename="../../desktop/views/report.py" line="248"/>
         <source>submitted when time ran out</source>
         <translation>时间到自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="246"/>
+        <location filename="../../desktop/views/report.py" line="250"/>
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="246"/>
+        <location filename="../../desktop/views/report.py" line="250"/>
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="251"/>
+        <location filename="../../desktop/views/report.py" line="255"/>
         <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
         <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="257"/>
+        <location filename="../../desktop/views/report.py" line="261"/>
         <source>time used</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="287"/>
+        <location filename="../../desktop/views/report.py" line="291"/>
         <source>not counted: unverified (imported) question</source>
         <translation>不计分：导入的未核实题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="290"/>
+        <location filename="../../desktop/views/report.py" line="294"/>
         <source>Self-mark…</source>
         <translation>自评…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="294"/>
+        <location filename="../../desktop/views/report.py" line="298"/>
         <source>Run the checks now</source>
         <translation>现在运行检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="330"/>
+        <location filename="../../desktop/views/report.py" line="334"/>
         <source>Checking your code for question %1… (%2 more to go)</source>
         <translation>正在检查第 %1 题的代码…（还剩 %2 题）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="342"/>
+        <location filename="../../desktop/views/report.py" line="346"/>
         <source>Your code answers are checked: the results are in this report (Questions).</source>
         <translation>代码题已全部检查：结果见本成绩单的“逐题”页。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="359"/>
+        <location filename="../../desktop/views/report.py" line="363"/>
         <source>Question %1 was not checked: %2</source>
         <translation>第 %1 题未检查：%2</translation>
     </message>
@@ -898,7 +898,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/bank_files.py" line="44"/>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="160"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="161"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="120"/>
         <source>Papers</source>
         <translation>试卷</translation>
@@ -920,7 +920,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/bank_files.py" line="107"/>
-        <location filename="../../desktop/views/mock_exam_dialog.py" line="213"/>
+        <location filename="../../desktop/views/mock_exam_dialog.py" line="214"/>
         <source>Choose at least one paper.</source>
         <translation>请至少选择一份试卷。</translation>
     </message>
@@ -1770,12 +1770,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="359"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="395"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="369"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="404"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -2214,7 +2214,7 @@ Restart the kernel to go on; your editor code is kept.</source>
     </message>
     <message>
         <location filename="../../desktop/views/dashboard.py" line="137"/>
-        <location filename="../../desktop/views/dashboard.py" line="223"/>
+        <location filename="../../desktop/views/dashboard.py" line="228"/>
         <source>Reviews due, next 14 days</source>
         <translation>未来 14 天待复习</translation>
     </message>
@@ -2254,12 +2254,17 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>建议用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="220"/>
+        <location filename="../../desktop/views/dashboard.py" line="184"/>
+        <source>%1 (mock exam)</source>
+        <translation>%1（组卷）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/dashboard.py" line="225"/>
         <source>Exam in %1 days; %2 reviews due before it</source>
         <translation>距考试 %1 天，考前待复习 %2 题次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="222"/>
+        <location filename="../../desktop/views/dashboard.py" line="227"/>
         <source>The exam date has passed</source>
         <translation>考试日期已过</translation>
     </message>
@@ -2267,62 +2272,62 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>ExamView</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="177"/>
+        <location filename="../../desktop/views/exam.py" line="175"/>
         <source>Submit exam…</source>
         <translation>交卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="186"/>
+        <location filename="../../desktop/views/exam.py" line="184"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="192"/>
+        <location filename="../../desktop/views/exam.py" line="190"/>
         <source>open book</source>
         <translation>开卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="193"/>
+        <location filename="../../desktop/views/exam.py" line="191"/>
         <source>closed book: your code is checked after you submit</source>
         <translation>闭卷：交卷后检查代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="194"/>
+        <location filename="../../desktop/views/exam.py" line="192"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="246"/>
+        <location filename="../../desktop/views/exam.py" line="244"/>
         <source>Your exam is still running: the clock keeps going while examdesk is closed (%1 left now). Your answers are saved and you can resume. Quit anyway?</source>
         <translation>考试仍在进行：examdesk 关闭期间计时不会停止（现在还剩 %1）。你的答案已保存，之后可以继续考试。仍要退出吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="260"/>
+        <location filename="../../desktop/views/exam.py" line="258"/>
         <source>%1 minutes left.</source>
         <translation>还剩 %1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="273"/>
+        <location filename="../../desktop/views/exam.py" line="271"/>
         <source>Submit the exam now? You cannot change answers afterwards.</source>
         <translation>现在交卷吗？交卷后不能再修改答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="275"/>
+        <location filename="../../desktop/views/exam.py" line="273"/>
         <source>Unanswered: %1</source>
         <translation>未作答：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="277"/>
+        <location filename="../../desktop/views/exam.py" line="275"/>
         <source>Flagged: %1</source>
         <translation>已标记：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="278"/>
+        <location filename="../../desktop/views/exam.py" line="276"/>
         <source>Time left: %1</source>
         <translation>剩余时间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="281"/>
+        <location filename="../../desktop/views/exam.py" line="279"/>
         <source>Submit exam</source>
         <translation>交卷</translation>
     </message>
@@ -2330,7 +2335,7 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="243"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="280"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
@@ -2714,67 +2719,67 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="294"/>
+        <location filename="../../desktop/views/library.py" line="372"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="297"/>
+        <location filename="../../desktop/views/library.py" line="375"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="300"/>
+        <location filename="../../desktop/views/library.py" line="378"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="303"/>
+        <location filename="../../desktop/views/library.py" line="381"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="306"/>
+        <location filename="../../desktop/views/library.py" line="384"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="309"/>
+        <location filename="../../desktop/views/library.py" line="387"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="312"/>
+        <location filename="../../desktop/views/library.py" line="390"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="319"/>
+        <location filename="../../desktop/views/library.py" line="397"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="351"/>
+        <location filename="../../desktop/views/library.py" line="431"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="355"/>
+        <location filename="../../desktop/views/library.py" line="435"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="460"/>
+        <location filename="../../desktop/views/library.py" line="543"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="461"/>
+        <location filename="../../desktop/views/library.py" line="544"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="462"/>
+        <location filename="../../desktop/views/library.py" line="545"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
@@ -2782,219 +2787,219 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="147"/>
+        <location filename="../../desktop/main_window.py" line="146"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="148"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="154"/>
+        <location filename="../../desktop/main_window.py" line="153"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="156"/>
+        <location filename="../../desktop/main_window.py" line="155"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="158"/>
+        <location filename="../../desktop/main_window.py" line="157"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="160"/>
+        <location filename="../../desktop/main_window.py" line="159"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="161"/>
+        <location filename="../../desktop/main_window.py" line="160"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="168"/>
+        <location filename="../../desktop/main_window.py" line="167"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="173"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="182"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="184"/>
+        <location filename="../../desktop/main_window.py" line="183"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="186"/>
+        <location filename="../../desktop/main_window.py" line="185"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="188"/>
+        <location filename="../../desktop/main_window.py" line="187"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="190"/>
+        <location filename="../../desktop/main_window.py" line="189"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="192"/>
+        <location filename="../../desktop/main_window.py" line="191"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="198"/>
+        <location filename="../../desktop/main_window.py" line="197"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="208"/>
+        <location filename="../../desktop/main_window.py" line="207"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="210"/>
+        <location filename="../../desktop/main_window.py" line="209"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="211"/>
+        <location filename="../../desktop/main_window.py" line="210"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="212"/>
+        <location filename="../../desktop/main_window.py" line="211"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="218"/>
+        <location filename="../../desktop/main_window.py" line="217"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="219"/>
+        <location filename="../../desktop/main_window.py" line="218"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="257"/>
+        <location filename="../../desktop/main_window.py" line="256"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="319"/>
+        <location filename="../../desktop/main_window.py" line="318"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="325"/>
+        <location filename="../../desktop/main_window.py" line="324"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="686"/>
+        <location filename="../../desktop/main_window.py" line="697"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="773"/>
+        <location filename="../../desktop/main_window.py" line="784"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="314"/>
+        <location filename="../../desktop/main_window.py" line="313"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="194"/>
+        <location filename="../../desktop/main_window.py" line="193"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="196"/>
+        <location filename="../../desktop/main_window.py" line="195"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="385"/>
+        <location filename="../../desktop/main_window.py" line="384"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="431"/>
+        <location filename="../../desktop/main_window.py" line="430"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="496"/>
+        <location filename="../../desktop/main_window.py" line="495"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="503"/>
+        <location filename="../../desktop/main_window.py" line="502"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="517"/>
+        <location filename="../../desktop/main_window.py" line="516"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="565"/>
-        <location filename="../../desktop/main_window.py" line="577"/>
+        <location filename="../../desktop/main_window.py" line="564"/>
+        <location filename="../../desktop/main_window.py" line="576"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="638"/>
-        <location filename="../../desktop/main_window.py" line="690"/>
+        <location filename="../../desktop/main_window.py" line="649"/>
+        <location filename="../../desktop/main_window.py" line="701"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="689"/>
+        <location filename="../../desktop/main_window.py" line="700"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="727"/>
+        <location filename="../../desktop/main_window.py" line="738"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="729"/>
+        <location filename="../../desktop/main_window.py" line="740"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="733"/>
+        <location filename="../../desktop/main_window.py" line="744"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="736"/>
+        <location filename="../../desktop/main_window.py" line="747"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3080,6 +3085,44 @@ Restart the kernel to go on; your editor code is kept.</source>
         <location filename="../../question_db/messages.py" line="83"/>
         <source>Little space is left on the disk that holds {path} ({free_mib} MiB free). When it is full, examdesk cannot save your answers.</source>
         <translation>存放 {path} 的磁盘剩余空间不多（仅剩 {free_mib} MiB）。磁盘满后，examdesk 将无法保存你的答案。</translation>
+    </message>
+</context>
+<context>
+    <name>MockExamsCard</name>
+    <message>
+        <location filename="../../desktop/views/library.py" line="244"/>
+        <source>Mock exams (组卷)</source>
+        <translation>组卷模考</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="254"/>
+        <source>New mock exam…</source>
+        <translation>新建组卷…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="257"/>
+        <source>Resume exam</source>
+        <translation>继续考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="263"/>
+        <source>Past reports</source>
+        <translation>历史成绩单</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="288"/>
+        <source>%1 taken</source>
+        <translation>已考 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="291"/>
+        <source>last: %1, %2 of %3 points</source>
+        <translation>最近：%1，%2 / %3 分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="295"/>
+        <source>%1 under way</source>
+        <translation>%1 进行中</translation>
     </message>
 </context>
 <context>
@@ -3216,22 +3259,22 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="186"/>
+        <location filename="../../desktop/views/paper_session.py" line="183"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="187"/>
+        <location filename="../../desktop/views/paper_session.py" line="184"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="188"/>
+        <location filename="../../desktop/views/paper_session.py" line="185"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="190"/>
+        <location filename="../../desktop/views/paper_session.py" line="187"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -3239,133 +3282,133 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PracticeView</name>
     <message>
-        <location filename="../../desktop/views/practice.py" line="89"/>
+        <location filename="../../desktop/views/practice.py" line="83"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="423"/>
+        <location filename="../../desktop/views/practice.py" line="409"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="118"/>
+        <location filename="../../desktop/views/practice.py" line="112"/>
         <source>Submit</source>
         <translation>提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="95"/>
+        <location filename="../../desktop/views/practice.py" line="89"/>
         <source>背题 Recite mode</source>
         <translation>背题模式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="100"/>
+        <location filename="../../desktop/views/practice.py" line="94"/>
         <source>Recite mode: key, explanation and errata at once, no input; say whether you knew it (1) or not (2) and it is scheduled for review (Ctrl+R)</source>
         <translation>背题模式：直接显示答案、解析和勘误，无需作答；说明你记得（1）还是不记得（2），据此安排复习（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="105"/>
+        <location filename="../../desktop/views/practice.py" line="99"/>
         <source>Finish set</source>
         <translation>结束练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="109"/>
+        <location filename="../../desktop/views/practice.py" line="103"/>
         <source>End this practice set (scored over what you answered). Leave with “Library” instead to continue it later.</source>
         <translation>结束本次练习（按已作答的题目计分）。如想稍后继续，请改用“题库”离开。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="120"/>
+        <location filename="../../desktop/views/practice.py" line="114"/>
         <source>Show answer</source>
         <translation>查看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="123"/>
+        <location filename="../../desktop/views/practice.py" line="117"/>
         <source>See the key without answering (Ctrl+Shift+A): it comes back for review soon, as a miss, and this question can no longer be answered in this session</source>
         <translation>不作答直接查看答案（Ctrl+Shift+A）：按答错处理，很快安排复习，且本次练习中不能再作答此题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="125"/>
+        <location filename="../../desktop/views/practice.py" line="119"/>
         <source>Save self-marks</source>
         <translation>保存自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="127"/>
+        <location filename="../../desktop/views/practice.py" line="121"/>
         <source>Knew it (1)</source>
         <translation>记得（1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="129"/>
+        <location filename="../../desktop/views/practice.py" line="123"/>
         <source>Didn&apos;t know (2)</source>
         <translation>不记得（2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="175"/>
+        <location filename="../../desktop/views/practice.py" line="168"/>
         <source>Answer sheet</source>
         <translation>答题卡</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="347"/>
+        <location filename="../../desktop/views/practice.py" line="333"/>
         <source>Recited: scheduled by what you said.</source>
         <translation>已背：按你的回答安排复习。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="349"/>
+        <location filename="../../desktop/views/practice.py" line="335"/>
         <source>Answer shown (read only: nothing is scheduled or saved).</source>
         <translation>已显示答案（只读：不会安排复习，也不会保存）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="351"/>
+        <location filename="../../desktop/views/practice.py" line="337"/>
         <source>Answer shown without answering: not graded, and it comes back for review soon (as a miss).</source>
         <translation>未作答就查看了答案：不判分，并会很快安排复习（按答错处理）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="404"/>
+        <location filename="../../desktop/views/practice.py" line="390"/>
         <source>Submit (%1)</source>
         <translation>提交（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="409"/>
+        <location filename="../../desktop/views/practice.py" line="395"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="417"/>
+        <location filename="../../desktop/views/practice.py" line="403"/>
         <source>✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do</source>
         <translation>✓ 对 %1 · ◐ %2 · ✗ 错 %3 · 未完成 %4</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="423"/>
+        <location filename="../../desktop/views/practice.py" line="409"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="457"/>
+        <location filename="../../desktop/views/practice.py" line="443"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="473"/>
+        <location filename="../../desktop/views/practice.py" line="459"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="508"/>
+        <location filename="../../desktop/views/practice.py" line="494"/>
         <source>Checking the code you submitted: its result scores it.</source>
         <translation>正在检查你提交的代码：以检查结果计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="510"/>
+        <location filename="../../desktop/views/practice.py" line="496"/>
         <source>Not scored yet: no check ran on this code. Press Check when the console is ready; its result scores this answer.</source>
         <translation>尚未计分：这段代码还没有运行检查。控制台就绪后请点“检查”，以其结果为本题计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="531"/>
+        <location filename="../../desktop/views/practice.py" line="517"/>
         <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
         <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="612"/>
-        <location filename="../../desktop/views/practice.py" line="695"/>
+        <location filename="../../desktop/views/practice.py" line="598"/>
+        <location filename="../../desktop/views/practice.py" line="681"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
@@ -3373,73 +3416,73 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="444"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="479"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="446"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="481"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="448"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="538"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="483"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="570"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="450"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="485"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="452"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="468"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="500"/>
         <source>Compare with reference</source>
         <translation>对照参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="513"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="545"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="539"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="571"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="559"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="591"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="577"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="609"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="588"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="620"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="592"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="624"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="594"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="626"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="619"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="651"/>
         <source>This question has no check suite: Run tries your code; after you submit, compare it with the reference answer and self-mark it.</source>
         <translation>本题没有检查套件：“运行”可试跑你的代码；提交后请对照参考答案并自评。</translation>
     </message>
@@ -3515,12 +3558,12 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>RubricChecklist</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="269"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="305"/>
         <source>Self-marking: tick each point your answer covers</source>
         <translation>自评：勾选你的答案覆盖的要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="280"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="316"/>
         <source>scored by the checks</source>
         <translation>由代码检查计分</translation>
     </message>
@@ -3528,62 +3571,62 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>StartExamDialog</name>
     <message>
-        <location filename="../../desktop/views/exam.py" line="57"/>
+        <location filename="../../desktop/views/exam.py" line="56"/>
         <source>%1 (the paper prints %2: %3 points are on %4 void question(s), which have no correct answer and are not scored)</source>
         <translation>%1（原卷标注 %2 分，其中 %3 分属于 %4 道作废题：这些题没有正确答案，不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="70"/>
+        <location filename="../../desktop/views/exam.py" line="69"/>
         <source>Start exam</source>
         <translation>开始考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="80"/>
+        <location filename="../../desktop/views/exam.py" line="79"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="81"/>
+        <location filename="../../desktop/views/exam.py" line="80"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="84"/>
+        <location filename="../../desktop/views/exam.py" line="83"/>
         <source>Number of questions</source>
         <translation>题量</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="88"/>
+        <location filename="../../desktop/views/exam.py" line="87"/>
         <source>Total points</source>
         <translation>总分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="95"/>
+        <location filename="../../desktop/views/exam.py" line="94"/>
         <source>Exam mode</source>
         <translation>考试模式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="98"/>
+        <location filename="../../desktop/views/exam.py" line="97"/>
         <source>Closed book, as in the real exam: no Check and no console until you submit; your code is checked after submission and the results are in the report</source>
         <translation>闭卷，与正式考试一致：交卷前不能使用“检查”和控制台；交卷后再检查你的代码，结果见成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="102"/>
+        <location filename="../../desktop/views/exam.py" line="101"/>
         <source>Open book: Check and the Python console work during the exam</source>
         <translation>开卷：考试期间可以使用“检查”和 Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="114"/>
+        <location filename="../../desktop/views/exam.py" line="113"/>
         <source>Score the %1 unverified (imported) question(s) too: their keys are as the source printed them, nobody has checked them</source>
         <translation>同时为 %1 道未核实（导入）的题目计分：它们的答案是原卷所给答案，尚无人核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="121"/>
+        <location filename="../../desktop/views/exam.py" line="120"/>
         <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
         <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/exam.py" line="128"/>
+        <location filename="../../desktop/views/exam.py" line="127"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -3615,7 +3658,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>SubjectiveAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="397"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="432"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
     </message>
