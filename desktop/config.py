@@ -30,7 +30,10 @@ class Keys:
     PRACTICE_SPLITTER = "practice/splitter"  # question | navigator
     MOCK_EXAM_LAST = "study/mock_exam_template"  # the template the dialog opened last
     WORKSPACE_SPLITTER = "workspace/splitter"  # problem | code, on programming questions
-    WORKSPACE_RESULTS_SPLITTER = "workspace/results_splitter"  # editor / check results
+    # editor / check results, per kind of code question (+ "/checked" or "/self_marked":
+    # results matter on one, a question without a check suite has none to show)
+    WORKSPACE_RESULTS_SPLITTER = "workspace/results_splitter"
+    WORKSPACE_PROBLEM_HIDDEN = "workspace/problem_hidden"  # the editor has the page's width
     CONSOLE_OPEN = "console/open"  # + "/<kind>": open (or a thin bar) on code/verify/other
     CONSOLE_HEIGHT = "console/height"  # + "/<kind>": the height the learner chose
     UI_LANGUAGE = "ui/language"  # "en" or "zh_CN"; unset until chosen (first launch)

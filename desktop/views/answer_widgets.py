@@ -471,6 +471,7 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self.check_when_locked = False
         self.checked_code: str | None = None  # the code the last Check was asked for
         self.starter = question.code.read("starter") if question.code else ""
+        self._own_code: str | None = None  # kept while the editor shows the reference
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         self.button_bar = QWidget()
@@ -532,7 +533,25 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self._init_rubric(layout)
 
     def code(self) -> str:
-        return self.editor.toPlainText()
+        """The learner's code (also while the editor shows the reference, recite mode)."""
+        return self.editor.toPlainText() if self._own_code is None else self._own_code
+
+    def show_reference(self) -> bool:
+        """Recite mode: the reference solution in the editor, read-only, instead of the
+        starter; the learner's own code is kept (``code()``, ``response()``) and comes back
+        when the page is built again. False when there is no reference to show."""
+        reference = self.reference_code()
+        if not reference or self._own_code is not None:
+            return self._own_code is not None
+        self._own_code = self.editor.toPlainText()
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(reference)
+        self.editor.blockSignals(False)
+        self.editor.setReadOnly(True)
+        self.results.summary.setText(self.tr(
+            "Recite mode: the reference solution, read-only. Your own code is kept."))
+        self.set_console_available(self.console_available)  # no Run / Check of it
+        return True
 
     def results_current(self) -> bool:
         """Whether the last check ran on exactly the code in the editor (by content)."""
@@ -548,7 +567,7 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
 
     # --- Run, Check, Reset ---------------------------------------------------------------
     def can_check(self) -> bool:
-        return (self.console_available and self.checks_allowed
+        return (self.console_available and self.checks_allowed and self._own_code is None
                 and (not self.locked or self.check_when_locked))
 
     def request_run(self) -> None:

@@ -12,8 +12,8 @@ import html
 import json
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QFrame, QHeaderView, QLabel, QScrollArea, QSplitter,
+                               QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from question_db.attempts import (failure_summary, required_passed, strip_ansi,
                                   traceback_text)
@@ -87,15 +87,56 @@ class CheckResultsView(QWidget):
         for column in (0, 1, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.table, 1)
-        # No rows, no table: an empty grid under the summary says nothing, and its header
-        # and scroll area were laid out and painted at every switch to the page.
-        self.table.hide()
+        # The selected check in full (the first failure when results arrive): a row shows
+        # a message's first line, cut at the column's edge; the diagnosis is read here,
+        # wrapped, without hovering for a tooltip.
+        self.detail = QLabel()
+        self.detail.setObjectName("check_detail")
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.detail_scroll = QScrollArea()
+        self.detail_scroll.setObjectName("check_detail_scroll")
+        self.detail_scroll.setWidgetResizable(True)
+        self.detail_scroll.setWidget(self.detail)
+        self.detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.rows_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.rows_splitter.setChildrenCollapsible(False)
+        self.rows_splitter.addWidget(self.table)
+        self.rows_splitter.addWidget(self.detail_scroll)
+        self.rows_splitter.setStretchFactor(0, 1)
+        self.rows_splitter.setStretchFactor(1, 1)
+        layout.addWidget(self.rows_splitter, 1)
+        self.table.currentItemChanged.connect(self._show_detail)
+        # No rows, no table: an empty grid under the summary says nothing.
+        self.rows_splitter.hide()
         self.checks: list[dict] = []
 
     def _no_rows(self) -> None:
         self.table.clear()
-        self.table.hide()
+        self.detail.clear()
+        self.rows_splitter.hide()
+
+    def _show_detail(self, item: QTreeWidgetItem | None, _previous=None) -> None:
+        """The selected check (or a detail row's check) in full, wrapped."""
+        while item is not None and item.parent() is not None:
+            item = item.parent()
+        check = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        if not isinstance(check, dict):
+            self.detail.setText(html.escape(item.text(2)) if item is not None else "")
+            return
+        message = strip_ansi(str(check.get("message") or ""))
+        lines = [f"<b>{mark_of(check)} {html.escape(str(check.get('name', '')))}</b>"]
+        if check.get("description"):
+            lines.append(f"<i>{html.escape(str(check['description']))}</i>")
+        if message:
+            lines.append(html.escape(message).replace("\n", "<br/>"))
+        for key, value in (check.get("details") or {}).items():
+            text = html.escape(format_detail(value, key))
+            lines.append(f"<pre>{text}</pre>" if key == "traceback" or "\n" in text
+                         else f"{html.escape(key)}: {text}")
+        self.detail.setText("<br/>".join(lines))
 
     def clear(self) -> None:
         self.checks = []
@@ -138,7 +179,11 @@ class CheckResultsView(QWidget):
             item.setText(2, shared.traceback.strip().splitlines()[-1])
             child = QTreeWidgetItem(item)
             child.setText(2, shared.traceback.strip())
-        self.table.setVisible(self.table.topLevelItemCount() > 0)
+        shown = self.table.topLevelItemCount() > 0
+        self.rows_splitter.setVisible(shown)
+        if shown:  # the first row is the first failure (or the first check, all passed)
+            self.table.setCurrentItem(self.table.topLevelItem(0))
+            self._show_detail(self.table.topLevelItem(0))
 
     def _add_row(self, check: dict, *, with_traceback: bool) -> None:
         item = QTreeWidgetItem(self.table)

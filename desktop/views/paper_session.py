@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QSplitter,
     QStackedWidget,
     QTextEdit,
     QVBoxLayout,
@@ -68,6 +69,18 @@ PREBUILD_ALL = MAX_PAGES = 40
 PREBUILD_AHEAD, PREBUILD_BEHIND = 24, 8
 NAV_KEYS_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_PageDown)
 NAV_KEYS_PREV = (Qt.Key.Key_Left, Qt.Key.Key_PageUp)
+
+
+RESULTS_SPLITTER_KEYS = tuple(f"{Keys.WORKSPACE_RESULTS_SPLITTER}/{kind}"
+                              for kind in ("checked", "self_marked"))
+
+
+def workspace_splitters(page: QuestionView) -> list[tuple[QSplitter, str]]:
+    """A code page's splitters with the settings key each is remembered under: problem |
+    code for all, editor / results per kind (with a check suite or self-marked)."""
+    answer = page.answer
+    kind = RESULTS_SPLITTER_KEYS[0 if answer.has_check_suite else 1]
+    return [(page.workspace_splitter, Keys.WORKSPACE_SPLITTER), (answer.results_splitter, kind)]
 
 
 def typing_in_editor(widget: QWidget | None) -> bool:
@@ -307,13 +320,15 @@ class PaperSessionView(Screen):
         answer.sig_history_requested.connect(lambda q=page.question: self.show_attempts(q))
         answer.set_checks_allowed(self.checks_allowed())
         answer.set_console_available(self.console_available)
-        for splitter, key in ((page.workspace_splitter, Keys.WORKSPACE_SPLITTER),
-                              (answer.results_splitter, Keys.WORKSPACE_RESULTS_SPLITTER)):
+        for splitter, key in workspace_splitters(page):
             state = self._layout.get(key)
             if isinstance(state, QByteArray) and not state.isEmpty():
                 splitter.restoreState(state)
             splitter.splitterMoved.connect(
                 lambda _pos, _i, sp=splitter, k=key: self._layout.__setitem__(k, sp.saveState()))
+        page.set_problem_shown(not self._problem_hidden())
+        page.sig_problem_shown.connect(
+            lambda shown: self._layout.__setitem__(Keys.WORKSPACE_PROBLEM_HIDDEN, not shown))
         self.db.run(actions.check_attempts, question_id=page.question.id,
                     on_done=answer.set_attempts)
 
@@ -321,11 +336,15 @@ class PaperSessionView(Screen):
         """Moving a splitter on one code page moves it on the others (one workspace)."""
         if page.workspace_splitter is None:
             return
-        for splitter, key in ((page.workspace_splitter, Keys.WORKSPACE_SPLITTER),
-                              (page.answer.results_splitter, Keys.WORKSPACE_RESULTS_SPLITTER)):
+        for splitter, key in workspace_splitters(page):
             state = self._layout.get(key)
             if isinstance(state, QByteArray) and state != splitter.saveState():
                 splitter.restoreState(state)
+        page.set_problem_shown(not self._problem_hidden())
+
+    def _problem_hidden(self) -> bool:
+        # QSettings gives back a bool written by this run, "true"/"false" read from a file
+        return str(self._layout.get(Keys.WORKSPACE_PROBLEM_HIDDEN)).lower() == "true"
 
     def checks_allowed(self) -> bool:
         """Whether Run / Check work on this screen now (a closed-book exam: no)."""
@@ -576,7 +595,7 @@ class PaperSessionView(Screen):
     def enter(self, settings: QSettings) -> None:
         """Open at the question the learner was on (the first one in a new session)."""
         self._layout = {key: settings.value(key) for key in (
-            Keys.WORKSPACE_SPLITTER, Keys.WORKSPACE_RESULTS_SPLITTER)}
+            Keys.WORKSPACE_SPLITTER, *RESULTS_SPLITTER_KEYS, Keys.WORKSPACE_PROBLEM_HIDDEN)}
         self.go_to(self._resume_index)
         self.setFocus()
 
@@ -588,7 +607,8 @@ class PaperSessionView(Screen):
         self.save_drafts()
         self.stop_timers()
         for key, state in self._layout.items():
-            if isinstance(state, QByteArray) and not state.isEmpty():
+            if isinstance(state, bool) or (isinstance(state, QByteArray)
+                                           and not state.isEmpty()):
                 settings.setValue(key, state)
 
     def stop_timers(self) -> None:

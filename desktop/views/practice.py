@@ -326,6 +326,8 @@ class PracticeView(PaperSessionView):
         page.answer.set_locked(True)
         if not page.revealed:
             page.reveal(self.grades.get(page.question.id))
+        if isinstance(page.answer, ProgrammingAnswer):
+            page.answer.show_reference()  # what is recited is the solution, not the starter
 
     def _seen_text(self, mark: Mark | None) -> str:
         color = theme().css(Role.MUTED)

@@ -11,6 +11,7 @@ from typing import Any, Iterator
 
 import shiboken6
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QScrollBar, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -247,6 +248,10 @@ class QuestionView(QWidget):
     sig_verify_requested = Signal(str)
     """Run the question's verify snippet visibly in the console: (source)."""
 
+    sig_problem_shown = Signal(bool)
+    """A code page's problem pane was shown or hidden by the learner (the editor then has
+    the page's width)."""
+
     def __init__(self, question: Question, section: Section | None, *, index: int,
                  total: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -334,6 +339,19 @@ class QuestionView(QWidget):
             self.answer.setMinimumWidth(280)
             self.scroll.setMinimumWidth(200)
             outer.addWidget(self.workspace_splitter)
+            # At 1024×700 the problem pane leaves the editor ~60 columns: it can be put
+            # away (Ctrl+Shift+P) for the code's full width, and back.
+            self.problem_button = QPushButton()
+            self.problem_button.setObjectName("toggle_problem")
+            self.problem_button.setCheckable(True)
+            self.problem_button.setChecked(True)
+            self.problem_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            self.problem_button.toggled.connect(self._problem_toggled)
+            self.answer.button_bar.layout().insertWidget(0, self.problem_button)
+            shortcut = QShortcut(QKeySequence("Ctrl+Shift+P"), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self.problem_button.toggle)
+            self._show_problem_state(True)
         else:
             layout.addWidget(self.answer)
             outer.addWidget(self.scroll)
@@ -371,6 +389,30 @@ class QuestionView(QWidget):
         self.feedback.hide()
         layout.addWidget(self.feedback)
         layout.addStretch(1)
+
+    def set_problem_shown(self, shown: bool) -> None:
+        """Show or put away a code page's problem pane (the screen keeps one state for all
+        its code pages)."""
+        if self.workspace_splitter is not None and self.problem_button.isChecked() != shown:
+            self.problem_button.blockSignals(True)
+            self.problem_button.setChecked(shown)
+            self.problem_button.blockSignals(False)
+            self._show_problem_state(shown)
+
+    def problem_shown(self) -> bool:
+        return self.workspace_splitter is None or not self.scroll.isHidden()
+
+    def _problem_toggled(self, shown: bool) -> None:
+        self._show_problem_state(shown)
+        self.sig_problem_shown.emit(shown)
+
+    def _show_problem_state(self, shown: bool) -> None:
+        self.scroll.setVisible(shown)
+        self.workspace_splitter.refresh()  # now: the code pane takes (or gives) the width
+        self.problem_button.setText(("◀ " if shown else "▶ ") + tr("Problem"))
+        self.problem_button.setToolTip(
+            tr("Hide the problem: the editor gets the whole width (Ctrl+Shift+P)") if shown
+            else tr("Show the problem beside the editor (Ctrl+Shift+P)"))
 
     def verticalScrollBar(self) -> QScrollBar:  # noqa: N802 - as QScrollArea's
         """The problem's scroll bar."""

@@ -32,6 +32,7 @@ def shortcut_rows() -> list[tuple[str, str, str]]:
          tr("review session")),
         ("F5", tr("run your code in the console"), code),
         ("Ctrl+Shift+Enter", tr("check your code"), code),
+        ("Ctrl+Shift+P", tr("hide or show the problem beside the editor"), code),
         ("Tab / Shift+Tab", tr("indent / dedent (code editor)"), code),
         (" / ".join(CONSOLE_KEYS), tr("open or collapse the Python console"), everywhere),
         ("Ctrl+L", tr("back to the library"), everywhere),

@@ -407,6 +407,44 @@ def study_modes(app: QApplication, window: MainWindow, db, lang: str) -> None:
     window.go_library()
 
 
+def choices_and_mocks(app: QApplication, window: MainWindow, db, lang: str,
+                      suffix: str = "") -> None:
+    """Issue 30: a choice question's verdict (letter and text on one line, nothing moved),
+    and the library's mock-exam card after a mock exam was taken."""
+    window.open_practice("000")
+    spin(app, lambda: isinstance(window.screen_view, PracticeView) and db.pending == 0)
+    practice = window.screen_view
+    QTest.keyClick(practice, Qt.Key.Key_B)  # 000/1's key is A: a wrong pick
+    QTest.keyClick(practice, Qt.Key.Key_Return)
+    spin(app, lambda: db.pending == 0)
+    at_sizes(app, window, f"choice_verdict{suffix}", lang)
+    window.go_library()
+    spec = {"title": "模考 A" if lang == "zh_CN" else "Mock A", "duration_minutes": 20,
+            "seed": 3, "parts": [{"type": "single_choice", "count": 3, "points": 2}]}
+    started = db.run(study.start_mock_exam, bank=window.bank, spec=spec).result(timeout=30)
+    window._exam_ready(started.paper, started.session)
+    spin(app, lambda: isinstance(window.screen_view, ExamView))
+    exam = window.screen_view
+    QTest.keyClick(exam, getattr(Qt.Key, f"Key_{exam.questions[0].answer}"))
+    exam.submit()
+    spin(app, lambda: isinstance(window.screen_view, ReportView))
+    window.go_library()
+    spin(app, lambda: window.library.mock_card.isVisible() and db.pending == 0)
+    at_sizes(app, window, f"library_mock{suffix}", lang)
+
+
+def workspace_folded(app: QApplication, window: MainWindow, running, lang: str,
+                     suffix: str = "") -> None:
+    """Issue 30.3: 001/29 at 1024×700 with its problem put away (an 80-column editor) and
+    the failed check's whole message in the detail pane."""
+    checked_code(app, window, running, "001/29", "scale_dk")
+    page = window.screen_view.current_page()
+    page.set_problem_shown(False)
+    at_sizes(app, window, f"workspace_folded{suffix}", lang)
+    page.set_problem_shown(True)
+    window.go_library()
+
+
 def exam_report(app: QApplication, window: MainWindow, lang: str) -> None:
     """A submitted exam's report (its time column names its units: issue 30)."""
     window.start_exam("000", 3600)
@@ -450,6 +488,9 @@ def take(lang: str, only: str = "all") -> int:
         study_modes(app, window, db, lang)
     if only in ("all", "report"):
         exam_report(app, window, lang)
+    if only in ("all", "issue30", "dark"):
+        choices_and_mocks(app, window, db, lang, "_dark" if dark else "")
+        workspace_folded(app, window, running, lang, "_dark" if dark else "")
     window.close()
     running.shutdown()
     return 0
@@ -458,7 +499,8 @@ def take(lang: str, only: str = "all") -> int:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", choices=LANGUAGES, help="only this UI language")
-    parser.add_argument("--only", choices=("all", "study", "interchange", "dark", "report"),
+    parser.add_argument("--only", choices=("all", "study", "interchange", "dark", "report",
+                                           "issue30"),
                         default=None, help="study / interchange: only those screenshots (no "
                         "kernel); dark: the dark-theme ones; default: all, then dark")
     args = parser.parse_args()

@@ -4,173 +4,173 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="35"/>
+        <location filename="../../desktop/views/question_view.py" line="36"/>
         <source>Single choice</source>
         <translation>单选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="36"/>
+        <location filename="../../desktop/views/question_view.py" line="37"/>
         <source>Multiple choice</source>
         <translation>多选题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="37"/>
+        <location filename="../../desktop/views/question_view.py" line="38"/>
         <source>Fill in the blanks</source>
         <translation>填空题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="38"/>
+        <location filename="../../desktop/views/question_view.py" line="39"/>
         <source>Calculation</source>
         <translation>计算题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="39"/>
+        <location filename="../../desktop/views/question_view.py" line="40"/>
         <source>Short answer</source>
         <translation>简答题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="40"/>
+        <location filename="../../desktop/views/question_view.py" line="41"/>
         <source>System design</source>
         <translation>系统设计题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="41"/>
+        <location filename="../../desktop/views/question_view.py" line="42"/>
         <source>Programming</source>
         <translation>编程题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <location filename="../../desktop/views/report.py" line="189"/>
         <location filename="../../desktop/views/report.py" line="192"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <source>Partly correct</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="47"/>
+        <location filename="../../desktop/views/question_view.py" line="48"/>
         <source>Wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="48"/>
+        <location filename="../../desktop/views/question_view.py" line="49"/>
         <source>Unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="48"/>
+        <location filename="../../desktop/views/question_view.py" line="49"/>
         <location filename="../../desktop/views/report.py" line="190"/>
         <location filename="../../desktop/views/report.py" line="193"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="48"/>
+        <location filename="../../desktop/views/question_view.py" line="49"/>
         <source>Void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="64"/>
+        <location filename="../../desktop/views/question_view.py" line="65"/>
         <source>To self-mark</source>
         <translation>待自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="67"/>
-        <location filename="../../desktop/views/question_view.py" line="280"/>
+        <location filename="../../desktop/views/question_view.py" line="68"/>
+        <location filename="../../desktop/views/question_view.py" line="285"/>
         <location filename="../../desktop/views/report.py" line="261"/>
         <source>points</source>
         <translation>分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="74"/>
+        <location filename="../../desktop/views/question_view.py" line="75"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="85"/>
-        <location filename="../../desktop/views/question_view.py" line="128"/>
+        <location filename="../../desktop/views/question_view.py" line="86"/>
+        <location filename="../../desktop/views/question_view.py" line="129"/>
         <source>also accepted</source>
         <translation>也接受</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="124"/>
-        <location filename="../../desktop/views/question_view.py" line="149"/>
+        <location filename="../../desktop/views/question_view.py" line="125"/>
+        <location filename="../../desktop/views/question_view.py" line="150"/>
         <source>yours</source>
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="126"/>
-        <location filename="../../desktop/views/question_view.py" line="151"/>
+        <location filename="../../desktop/views/question_view.py" line="127"/>
+        <location filename="../../desktop/views/question_view.py" line="152"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="152"/>
+        <location filename="../../desktop/views/question_view.py" line="153"/>
         <source>(accepted within ± %1)</source>
         <translation>（允许误差 ± %1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="165"/>
+        <location filename="../../desktop/views/question_view.py" line="166"/>
         <source>your pick, right</source>
         <translation>选对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="165"/>
+        <location filename="../../desktop/views/question_view.py" line="166"/>
         <source>your pick, wrong</source>
         <translation>选错</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="165"/>
+        <location filename="../../desktop/views/question_view.py" line="166"/>
         <source>in the key, not picked</source>
         <translation>漏选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="207"/>
+        <location filename="../../desktop/views/question_view.py" line="208"/>
         <source>Errata: the source paper&apos;s key was wrong and has been corrected</source>
         <translation>勘误：原卷答案有误，已更正</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="208"/>
+        <location filename="../../desktop/views/question_view.py" line="209"/>
         <source>Errata: this question is void: no option is correct, so it is not scored</source>
         <translation>勘误：本题作废（无正确选项），不计分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="210"/>
+        <location filename="../../desktop/views/question_view.py" line="211"/>
         <source>Errata: this question is disputed; defensible keys are accepted</source>
         <translation>勘误：本题存在争议，合理答案均判对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="211"/>
+        <location filename="../../desktop/views/question_view.py" line="212"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="215"/>
+        <location filename="../../desktop/views/question_view.py" line="216"/>
         <source>Errata: the key is right, but the source&apos;s wording or explanation was not</source>
         <translation>勘误：答案正确，但原卷题干或解析有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="221"/>
+        <location filename="../../desktop/views/question_view.py" line="222"/>
         <location filename="../../desktop/views/report.py" line="139"/>
         <source>Source paper&apos;s key</source>
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="225"/>
+        <location filename="../../desktop/views/question_view.py" line="226"/>
         <source>none (void)</source>
         <translation>无（作废）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="226"/>
+        <location filename="../../desktop/views/question_view.py" line="227"/>
         <source>Verified key</source>
         <translation>核实答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="232"/>
+        <location filename="../../desktop/views/question_view.py" line="233"/>
         <source>Source paper&apos;s answer</source>
         <translation>原卷答案</translation>
     </message>
@@ -272,71 +272,86 @@
     </message>
     <message>
         <location filename="../../desktop/views/navigator.py" line="427"/>
-        <location filename="../../desktop/views/question_view.py" line="279"/>
+        <location filename="../../desktop/views/question_view.py" line="284"/>
         <location filename="../../desktop/views/report.py" line="283"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="287"/>
+        <location filename="../../desktop/views/question_view.py" line="292"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="299"/>
+        <location filename="../../desktop/views/question_view.py" line="304"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="304"/>
+        <location filename="../../desktop/views/question_view.py" line="309"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="307"/>
+        <location filename="../../desktop/views/question_view.py" line="312"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="361"/>
+        <location filename="../../desktop/views/question_view.py" line="379"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="363"/>
+        <location filename="../../desktop/views/question_view.py" line="381"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="446"/>
+        <location filename="../../desktop/views/question_view.py" line="412"/>
+        <source>Problem</source>
+        <translation>题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="414"/>
+        <source>Hide the problem: the editor gets the whole width (Ctrl+Shift+P)</source>
+        <translation>收起题目：编辑器占满整个宽度（Ctrl+Shift+P）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="415"/>
+        <source>Show the problem beside the editor (Ctrl+Shift+P)</source>
+        <translation>在编辑器旁显示题目（Ctrl+Shift+P）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/question_view.py" line="488"/>
         <location filename="../../desktop/views/report.py" line="101"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="409"/>
-        <location filename="../../desktop/views/question_view.py" line="418"/>
-        <location filename="../../desktop/views/question_view.py" line="420"/>
+        <location filename="../../desktop/views/question_view.py" line="451"/>
+        <location filename="../../desktop/views/question_view.py" line="460"/>
+        <location filename="../../desktop/views/question_view.py" line="462"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="410"/>
+        <location filename="../../desktop/views/question_view.py" line="452"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="412"/>
+        <location filename="../../desktop/views/question_view.py" line="454"/>
         <location filename="../../desktop/views/report.py" line="130"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="424"/>
+        <location filename="../../desktop/views/question_view.py" line="466"/>
         <location filename="../../desktop/views/report.py" line="144"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -589,7 +604,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/check_results.py" line="71"/>
-        <location filename="../../desktop/views/check_results.py" line="103"/>
+        <location filename="../../desktop/views/check_results.py" line="144"/>
         <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
         <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
     </message>
@@ -610,27 +625,27 @@
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="108"/>
+        <location filename="../../desktop/views/check_results.py" line="149"/>
         <source>Checking: running your code in the console, then the checks…</source>
         <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="114"/>
+        <location filename="../../desktop/views/check_results.py" line="155"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="123"/>
+        <location filename="../../desktop/views/check_results.py" line="164"/>
         <source>All %1 failed checks stopped at the same error: %2</source>
         <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="127"/>
+        <location filename="../../desktop/views/check_results.py" line="168"/>
         <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
         <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="137"/>
+        <location filename="../../desktop/views/check_results.py" line="178"/>
         <source>traceback (the same for each)</source>
         <translation>错误回溯（各项相同）</translation>
     </message>
@@ -1245,86 +1260,91 @@
     </message>
     <message>
         <location filename="../../desktop/views/shortcuts_help.py" line="35"/>
+        <source>hide or show the problem beside the editor</source>
+        <translation>收起或显示编辑器旁的题目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/shortcuts_help.py" line="36"/>
         <source>indent / dedent (code editor)</source>
         <translation>增加 / 减少缩进（代码编辑器）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="36"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="37"/>
         <source>open or collapse the Python console</source>
         <translation>展开或收起 Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="37"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="38"/>
         <source>back to the library</source>
         <translation>返回题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="38"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="39"/>
         <source>wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="39"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="40"/>
         <source>review what is due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="40"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="41"/>
         <source>search every question and your notes</source>
         <translation>搜索所有题目和你的笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="41"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="42"/>
         <source>practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="42"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="43"/>
         <source>mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="43"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="44"/>
         <source>dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="44"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="45"/>
         <source>text larger / smaller / reset</source>
         <translation>文字放大 / 缩小 / 还原</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="45"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="46"/>
         <source>settings (language, question script)</source>
         <translation>设置（界面语言、题目简繁）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="46"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="47"/>
         <source>this list</source>
         <translation>本快捷键列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="47"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="48"/>
         <source>quit (asks first during an exam: its clock keeps running)</source>
         <translation>退出（考试中会先确认：计时不会停止）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="56"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="57"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="62"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="63"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="62"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="63"/>
         <source>Does</source>
         <translation>作用</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/shortcuts_help.py" line="62"/>
+        <location filename="../../desktop/views/shortcuts_help.py" line="63"/>
         <source>Where</source>
         <translation>适用范围</translation>
     </message>
@@ -3259,22 +3279,22 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperSessionView</name>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="183"/>
+        <location filename="../../desktop/views/paper_session.py" line="196"/>
         <source>Previous</source>
         <translation>上一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="184"/>
+        <location filename="../../desktop/views/paper_session.py" line="197"/>
         <source>Next</source>
         <translation>下一题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="185"/>
+        <location filename="../../desktop/views/paper_session.py" line="198"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/paper_session.py" line="187"/>
+        <location filename="../../desktop/views/paper_session.py" line="200"/>
         <source>Flag this question to come back to it (Ctrl+F)</source>
         <translation>标记本题，稍后回看（Ctrl+F）</translation>
     </message>
@@ -3287,7 +3307,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="409"/>
+        <location filename="../../desktop/views/practice.py" line="411"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
@@ -3347,68 +3367,68 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <translation>答题卡</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="333"/>
+        <location filename="../../desktop/views/practice.py" line="335"/>
         <source>Recited: scheduled by what you said.</source>
         <translation>已背：按你的回答安排复习。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="335"/>
+        <location filename="../../desktop/views/practice.py" line="337"/>
         <source>Answer shown (read only: nothing is scheduled or saved).</source>
         <translation>已显示答案（只读：不会安排复习，也不会保存）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="337"/>
+        <location filename="../../desktop/views/practice.py" line="339"/>
         <source>Answer shown without answering: not graded, and it comes back for review soon (as a miss).</source>
         <translation>未作答就查看了答案：不判分，并会很快安排复习（按答错处理）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="390"/>
+        <location filename="../../desktop/views/practice.py" line="392"/>
         <source>Submit (%1)</source>
         <translation>提交（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="395"/>
+        <location filename="../../desktop/views/practice.py" line="397"/>
         <source>%1 of %2 answered · %3 points</source>
         <translation>已答 %1/%2 题 · %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="403"/>
+        <location filename="../../desktop/views/practice.py" line="405"/>
         <source>✓ %1 right · ◐ %2 · ✗ %3 wrong · %4 to do</source>
         <translation>✓ 对 %1 · ◐ %2 · ✗ 错 %3 · 未完成 %4</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="409"/>
+        <location filename="../../desktop/views/practice.py" line="411"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="443"/>
+        <location filename="../../desktop/views/practice.py" line="445"/>
         <source>Answer first, then submit.</source>
         <translation>请先作答再提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="459"/>
+        <location filename="../../desktop/views/practice.py" line="461"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="494"/>
+        <location filename="../../desktop/views/practice.py" line="496"/>
         <source>Checking the code you submitted: its result scores it.</source>
         <translation>正在检查你提交的代码：以检查结果计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="496"/>
+        <location filename="../../desktop/views/practice.py" line="498"/>
         <source>Not scored yet: no check ran on this code. Press Check when the console is ready; its result scores this answer.</source>
         <translation>尚未计分：这段代码还没有运行检查。控制台就绪后请点“检查”，以其结果为本题计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="517"/>
+        <location filename="../../desktop/views/practice.py" line="519"/>
         <source>Not saved: your answer was not stored, so it was not graded. Fix the problem and submit again.</source>
         <translation>未保存：你的答案没有存下来，因此没有判分。请解决问题后重新提交。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice.py" line="598"/>
-        <location filename="../../desktop/views/practice.py" line="681"/>
+        <location filename="../../desktop/views/practice.py" line="600"/>
+        <location filename="../../desktop/views/practice.py" line="683"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
@@ -3416,73 +3436,78 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="479"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="480"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="481"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="482"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="483"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="570"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="484"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="589"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="485"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="486"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="488"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="500"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="501"/>
         <source>Compare with reference</source>
         <translation>对照参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="545"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="552"/>
+        <source>Recite mode: the reference solution, read-only. Your own code is kept.</source>
+        <translation>背题模式：这里是参考答案（只读）。你自己的代码已保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="564"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="571"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="590"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="591"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="610"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="609"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="628"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="620"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="639"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="624"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="643"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="626"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="645"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="651"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="670"/>
         <source>This question has no check suite: Run tries your code; after you submit, compare it with the reference answer and self-mark it.</source>
         <translation>本题没有检查套件：“运行”可试跑你的代码；提交后请对照参考答案并自评。</translation>
     </message>
