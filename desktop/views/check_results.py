@@ -103,10 +103,12 @@ class CheckResultsView(QWidget):
         self.detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.rows_splitter = QSplitter(Qt.Orientation.Vertical)
         self.rows_splitter.setChildrenCollapsible(False)
-        self.rows_splitter.addWidget(self.table)
+        # The diagnosis above the list: in a short pane (1024×700 with the console open:
+        # ~80 px) it is what stays readable; the rows are one line each below it.
         self.rows_splitter.addWidget(self.detail_scroll)
-        self.rows_splitter.setStretchFactor(0, 1)
-        self.rows_splitter.setStretchFactor(1, 1)
+        self.rows_splitter.addWidget(self.table)
+        self.rows_splitter.setStretchFactor(0, 3)
+        self.rows_splitter.setStretchFactor(1, 2)
         layout.addWidget(self.rows_splitter, 1)
         self.table.currentItemChanged.connect(self._show_detail)
         # No rows, no table: an empty grid under the summary says nothing.
