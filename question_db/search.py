@@ -2,8 +2,8 @@
 
 What is searched, per question: the stem, the options, the key (choice letters, accepted
 fill-in answers, numeric results, reference answer, rubric items), the explanation, the
-errata, and the code a learner sees (reference, starter and seed files); and the learner's
-own note on it.
+errata, the code a learner sees (reference, starter and seed files) and its topic tags; and
+the learner's own note on it.
 
 How: the bank's text is in an FTS5 index with the ``trigram`` tokenizer
 (``store_search.SearchIndex``): every substring of three or more characters is found,
@@ -95,7 +95,8 @@ def document(q: Question) -> dict:
     """The index row of one question."""
     options = "\n".join(f"{k}. {v}" for k, v in (q.options or {}).items())
     fields = {"stem": q.stem, "options": options, "answer": _key_text(q),
-              "explanation": q.explanation, "errata": q.errata, "code": _code_text(q)}
+              "explanation": q.explanation, "errata": q.errata, "code": _code_text(q),
+              "topic": " · ".join(q.topics)}
     stem_end = len(fields["stem"])
     key_end = stem_end + 1 + len(fields["options"]) + 1 + len(fields["answer"])
     return {"question_id": q.id, "paper_id": q.paper_id, "number": q.number,
@@ -221,6 +222,22 @@ def make_snippet(text: str, needles: Sequence[str], width: int = SNIPPET_CHARS) 
                    tuple((s + shift, e + shift) for s, e in spans))
 
 
+def _readable(field_name: str, text: str, needles: Sequence[str]) -> str:
+    """The part of a field a snippet is cut from, as the learner reads it: Markdown's
+    words without its marks (``**``, backticks, ``#``, list and table syntax); code and
+    tags as they are. Only the lines around the first match are converted (~0.2 ms a
+    whole field: 50 hits shown)."""
+    if field_name in ("code", "topic") or not text:
+        return text
+    from .interchange.markup import plain_text  # for the hits shown only
+
+    low = lowered(text)
+    first = min((i for i in (low.find(n) for n in needles) if i != -1), default=0)
+    start = text.rfind("\n", 0, max(0, first - 2 * SNIPPET_CHARS)) + 1
+    end = text.find("\n", first + 4 * SNIPPET_CHARS)
+    return ("… " if start else "") + plain_text(text[start:end if end != -1 else None])
+
+
 def _best_field(fields: dict[str, str], needles: Sequence[str]) -> str:
     """The field holding the most terms; on a tie the first in ``FIELDS`` order."""
     def held(name: str) -> int:
@@ -278,7 +295,9 @@ def search(store: ProgressStore, index: SearchIndex, bank: Bank, query: str, *,
         noted.add(qid)
         if len(hits) < limit:  # snippets only for what is shown
             hits.append(SearchHit(qid, q.paper_id, q.number, str(q.type), str(q.status),
-                                  NOTE_FIELD, make_snippet(text, needles), in_note=True))
+                                  NOTE_FIELD,
+                                  make_snippet(_readable(NOTE_FIELD, text, needles), needles),
+                                  in_note=True))
     total += len(noted)
     for row in rows:
         if row.question_id in noted:
@@ -288,7 +307,8 @@ def search(store: ProgressStore, index: SearchIndex, bank: Bank, query: str, *,
             break
         name = _best_field(row.fields, needles)
         hits.append(SearchHit(row.question_id, row.paper_id, row.number, row.type,
-                              row.status, name, make_snippet(row.fields[name], needles)))
+                              row.status, name, make_snippet(
+                                  _readable(name, row.fields[name], needles), needles)))
     return SearchResults(query, tuple(terms), tuple(hits), total,
                          substring_scan=not long_terms,
                          seconds=time.perf_counter() - start, refreshed=refreshed)

@@ -83,3 +83,21 @@ def test_search_does_not_open_during_an_exam(launch):
     app.window.open_question("000/5")  # a hit from before: the exam stays on screen
     app.wait_idle()
     assert app.window.screen_view is exam
+
+
+def test_a_topic_name_finds_its_questions_and_snippets_are_plain_text(launch):
+    """Issue 30.6: 显存估算 (a topic tag, in no question's text) finds its questions, the
+    hit says it matched the topic; a note written in Markdown reads without its marks."""
+    app = launch()
+    app.db.run(study.save_note, question_id="000/8",
+               text="ZeRO-Offload：梯度与优化器状态都卸到 CPU，**显存**里只剩参数分片"
+               ).result(timeout=5)
+    dialog = app.window.open_search()
+    tagged = {q.id for q in bundled_bank().all_questions() if "显存估算" in q.topics}
+    assert tagged and tagged <= set(search(app, dialog, "显存估算"))
+    row = next(i for i, h in enumerate(dialog.results.hits) if h.field == "topic")
+    assert "topic" in dialog.list.item(row).data(HTML_ROLE)
+    hits = search(app, dialog, "只剩参数分片")
+    assert hits[0] == "000/8" and dialog.results.hits[0].in_note
+    shown = dialog.list.item(0).text()
+    assert "显存里只剩参数分片" in shown and "**" not in shown

@@ -180,3 +180,37 @@ def test_a_damaged_index_file_is_rebuilt(store, tmp_path):
     sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'questions_fts'").fetchone()
     conn.close()
     assert "fts5" in sql[0].lower() and "trigram" in sql[0]
+
+
+def test_a_topic_name_finds_every_question_tagged_with_it(store, index, bank):
+    """Issue 30.6: 显存估算 tags ten questions whose stem, options and explanation never
+    say it."""
+    tagged = {q.id for q in bank.all_questions() if "显存估算" in q.topics}
+    in_text = {q.id for q in bank.all_questions()
+               if "显存估算" in q.stem + q.explanation + str(q.options)}
+    assert len(tagged) >= 5 and not in_text & tagged  # only the tag can find them
+    results = run(store, index, bank, "显存估算")
+    assert {h.question_id for h in results.hits} == brute_force(bank, "显存估算") >= tagged
+    only_tag = {h.question_id for h in results.hits if h.field == "topic"}
+    assert len(only_tag) >= 5 and only_tag <= tagged  # found by their tag alone
+
+
+def test_snippets_read_as_plain_text_not_markdown(store, index, bank):
+    """Issue 30.6: no ``**``, backticks or list marks in what the learner reads."""
+    import re
+
+    cases = []
+    for q in bank.all_questions():
+        others = search_mod.document(q)["haystack"].replace(q.explanation.lower(), "")
+        for bold in re.findall(r"\*\*([^*`]+?)\*\*", q.explanation):
+            word = max(bold.split(), key=len)
+            if len(word) >= 3 and word.lower() not in others:
+                cases.append((q.id, word))
+                break
+    assert len(cases) >= 3
+    for qid, word in cases[:10]:
+        [hit] = [h for h in run(store, index, bank, f'"{word}"').hits if h.question_id == qid]
+        assert hit.field == "explanation"
+        assert "**" not in hit.snippet.text and "`" not in hit.snippet.text, hit.snippet.text
+        start, end = hit.snippet.spans[0]
+        assert hit.snippet.text[start:end].lower() == word.lower()

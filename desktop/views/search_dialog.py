@@ -32,14 +32,14 @@ __all__ = ["SearchIndex", "SearchDialog", "SEARCH_DELAY_MS", "REFRESH_DELAY_MS",
 
 SEARCH_DELAY_MS = 150  # after the last keystroke
 REFRESH_DELAY_MS = 1500  # a bank set with soon=True is indexed this much later
-FIELD_NAMES = ("stem", "options", "answer", "explanation", "errata", "code", "note")
+FIELD_NAMES = ("stem", "options", "answer", "explanation", "errata", "code", "topic", "note")
 STATUSES = ("ok", "corrected", "void", "disputed", "draft")
 
 
 def field_label(name: str) -> str:
     return {"stem": tr("stem"), "options": tr("options"), "answer": tr("key"),
             "explanation": tr("explanation"), "errata": tr("errata"), "code": tr("code"),
-            "note": tr("my note")}.get(name, name)
+            "topic": tr("topic"), "note": tr("my note")}.get(name, name)
 
 
 def status_label(status: str) -> str:

@@ -604,7 +604,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/check_results.py" line="71"/>
-        <location filename="../../desktop/views/check_results.py" line="144"/>
+        <location filename="../../desktop/views/check_results.py" line="146"/>
         <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
         <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
     </message>
@@ -625,27 +625,27 @@
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="149"/>
+        <location filename="../../desktop/views/check_results.py" line="151"/>
         <source>Checking: running your code in the console, then the checks…</source>
         <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="155"/>
+        <location filename="../../desktop/views/check_results.py" line="157"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="164"/>
+        <location filename="../../desktop/views/check_results.py" line="166"/>
         <source>All %1 failed checks stopped at the same error: %2</source>
         <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="168"/>
+        <location filename="../../desktop/views/check_results.py" line="170"/>
         <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
         <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="178"/>
+        <location filename="../../desktop/views/check_results.py" line="180"/>
         <source>traceback (the same for each)</source>
         <translation>错误回溯（各项相同）</translation>
     </message>
@@ -1624,6 +1624,11 @@
         <location filename="../../desktop/views/search_dialog.py" line="42"/>
         <source>my note</source>
         <translation>我的笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/search_dialog.py" line="42"/>
+        <source>topic</source>
+        <translation>知识点</translation>
     </message>
     <message>
         <location filename="../../desktop/views/search_dialog.py" line="46"/>
