@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from enum import Enum
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
 
 __all__ = ["Role", "Theme", "theme", "css", "apply_theme_choice", "THEME_CHOICES", "contrast",
            "series_colors"]
@@ -191,8 +191,39 @@ def apply_theme_choice(app: QApplication, choice: str) -> None:
         app.setStyle(QStyleFactory.create(_platform_style()))
         app.setPalette(app.style().standardPalette())
         return
-    app.setStyle(QStyleFactory.create("Fusion"))
+    fusion = QStyleFactory.create("Fusion")
+    app.setStyle(OutlinedIndicators(fusion) if choice == "dark" else fusion)
     app.setPalette(_dark_palette() if choice == "dark" else app.style().standardPalette())
+
+
+class OutlinedIndicators(QProxyStyle):
+    """Fusion, with a visible rim on radio buttons and check boxes. Fusion outlines them in
+    the window colour darkened, which on a dark window is near black: on the dark palette
+    an unchecked option was a dark disc on a dark page (issue 30.7)."""
+
+    _KINDS = (QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+              QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+              QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck)
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:  # noqa: N802
+        super().drawPrimitive(element, option, painter, widget)
+        if element not in self._KINDS:
+            return
+        enabled = bool(option.state & QStyle.StateFlag.State_Enabled)
+        rim = option.palette.color(QPalette.ColorGroup.Normal, QPalette.ColorRole.WindowText)
+        rim.setAlphaF(0.55 if enabled else 0.3)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(rim, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        box = QRectF(option.rect).adjusted(1.5, 1.5, -1.5, -1.5)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            side = min(box.width(), box.height())
+            box = QRectF(box.center().x() - side / 2, box.center().y() - side / 2, side, side)
+            painter.drawEllipse(box)
+        else:
+            painter.drawRoundedRect(box, 2, 2)
+        painter.restore()
 
 
 _PLATFORM_STYLE: str | None = None

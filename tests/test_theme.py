@@ -91,3 +91,29 @@ def test_dark_theme_code_editor_uses_a_dark_pygments_style(qtbot, restore_palett
     light = editor.highlighter._style.__name__
     apply_theme_choice(restore_palette, "dark")
     assert editor.highlighter._style.__name__ != light
+
+
+@pytest.mark.parametrize("kind", ["radio", "check"])
+@pytest.mark.parametrize("enabled", [True, False])
+def test_unchecked_options_are_visible_on_the_dark_page(restore_palette, qtbot, kind, enabled):
+    """Issue 30.7: an unchecked radio button or check box in the dark theme has a rim that
+    stands out from the page (Fusion's own was the page colour darkened: ~3 levels)."""
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QCheckBox, QRadioButton, QStyle, QStyleOptionButton
+
+    app = QApplication.instance()
+    apply_theme_choice(app, "dark")
+    button = QRadioButton() if kind == "radio" else QCheckBox()
+    button.setEnabled(enabled)
+    qtbot.addWidget(button)
+    button.resize(button.sizeHint())
+    image = button.grab().toImage()
+    option = QStyleOptionButton()
+    option.initFrom(button)
+    element = (QStyle.SubElement.SE_RadioButtonIndicator if kind == "radio"
+               else QStyle.SubElement.SE_CheckBoxIndicator)
+    rect = button.style().subElementRect(element, option, button)
+    page = QColor(image.pixel(image.width() - 1, image.height() - 1))  # beside it
+    darkest_rim = max(abs(QColor(image.pixel(x, rect.center().y())).lightness()
+                          - page.lightness()) for x in range(rect.left(), rect.center().x()))
+    assert darkest_rim >= (60 if enabled else 25), (kind, enabled, darkest_rim)
