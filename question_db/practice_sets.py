@@ -20,15 +20,16 @@ from .model import Bank, Paper, Question
 from .store import ProgressStore
 
 __all__ = ["PracticeSetSpec", "PracticeSet", "build_practice_set", "candidates",
-           "question_sort_key"]
+           "question_sort_key", "section_key"]
 
 
 @dataclass(frozen=True)
 class PracticeSetSpec:
     """What to practise. Empty filters mean "any"; every filter given must hold.
 
-    ``paper_ids``: None = every paper in the bank. ``sections``: section titles as the
-    papers print them. ``topics``: any of them. ``statuses``: question statuses (ok,
+    ``paper_ids``: None = every paper in the bank. ``sections``: one paper's section
+    (``section_key(paper_id, title)``, what the dialog offers) or a title as papers print
+    it, in any paper. ``topics``: any of them. ``statuses``: question statuses (ok,
     corrected, void, disputed, draft); void questions (no correct answer, not scored) are
     drawn only when ``statuses`` asks for them. ``include_drafts``: imported, unverified questions
     (practisable, shown as unverified). ``unanswered_only``: never answered and never seen
@@ -105,6 +106,20 @@ def _section_title(paper: Paper, question: Question) -> str:
     return section.title if section else ""
 
 
+SECTION_SEP = "\x1f"  # never in a title: paper id, then the section's title
+
+
+def section_key(paper_id: str, title: str) -> str:
+    """One paper's section in ``PracticeSetSpec.sections`` (two papers' 一、单选题 are two
+    sections, not one)."""
+    return f"{paper_id}{SECTION_SEP}{title}"
+
+
+def _in_sections(paper: Paper, question: Question, sections: set[str]) -> bool:
+    title = _section_title(paper, question)
+    return title in sections or section_key(paper.id, title) in sections
+
+
 def candidates(bank: Bank, spec: PracticeSetSpec, *, starred: set[str] | None = None,
                touched: set[str] | None = None, wrong: set[str] | None = None
                ) -> list[Question]:
@@ -122,7 +137,7 @@ def candidates(bank: Bank, spec: PracticeSetSpec, *, starred: set[str] | None = 
                     or (q.status == Status.VOID and Status.VOID not in statuses)
                     or (not spec.include_drafts and q.draft)
                     or (topics and not topics.intersection(q.topics))
-                    or (sections and _section_title(paper, q) not in sections)
+                    or (sections and not _in_sections(paper, q, sections))
                     or (spec.favourites_only and q.id not in starred)
                     or (spec.unanswered_only and q.id in touched)
                     or (spec.wrong_only and q.id not in wrong)):

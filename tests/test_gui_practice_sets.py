@@ -133,3 +133,43 @@ def test_a_set_runs_with_its_navigator_and_continues_after_a_relaunch(launch, tm
     states = {r["state"] for r in db_rows(tmp_path / "progress.sqlite3",
                                           "SELECT state FROM sessions WHERE run_id IS NOT NULL")}
     assert "active" not in states
+
+
+def test_sections_are_grouped_by_paper_and_named_with_it(launch):
+    """Issue 30.6: with every paper ticked, each paper's sections are listed under its name
+    (000's 一、单项选择题 and 001's 一、单选题 are not one flat list of look-alikes), and a
+    section picked draws from that paper only."""
+    app = launch()
+    dialog = open_dialog(app)
+    bank = bundled_bank()
+    labels = [dialog.sections.item(i).text() for i in range(dialog.sections.count())]
+    expected = [f"{p.title} ▸ {s.title}" for p in bank.papers for s in p.sections]
+    assert labels == expected
+    first = bank.paper("000").sections[0]
+    dialog.sections.set_checked([dialog.sections.values()[0]])
+    settle(app, dialog)
+    picked = {bank.question(qid).paper_id for qid in dialog.preview.question_ids}
+    assert picked == {"000"} and dialog.preview.matched == sum(
+        1 for q in bank.paper("000").questions
+        if bank.paper("000").section_of(q) == first and q.status != "void")
+    # a set saved with a bare title (before sections were per paper) still finds them
+    dialog.set_spec(study.PracticeSetSpec(sections=(first.title,)))
+    settle(app, dialog)
+    assert dialog.sections.checked() == [dialog.sections.values()[0]]
+
+
+def test_a_run_over_several_papers_names_each_questions_paper(launch):
+    """Issue 30.6: in a set drawn from every paper, the question header says which paper
+    the question is from (a single paper's practice does not repeat its title)."""
+    app = launch()
+    bank = bundled_bank()
+    ids = [bank.paper("000").questions[0].id, bank.paper("001").questions[0].id]
+    app.window.open_run(ids, "two papers")
+    view = app.wait_screen(PracticeView)
+    for index, paper_id in enumerate(("000", "001")):
+        view.go_to(index)
+        assert bank.paper(paper_id).title in view.current_page().title.text()
+    app.window.go_library()
+    app.window.open_practice("000")
+    single = app.wait_screen(PracticeView)
+    assert bank.paper("000").title not in single.current_page().title.text()

@@ -295,9 +295,10 @@ class PaperSessionView(Screen):
         """The page of question ``index``, built on first use."""
         if index not in self.pages:
             question = self.questions[index]
-            page = QuestionView(question, self.paper_of(question).section_of(question),
-                                index=index,
-                                total=len(self.questions))
+            paper = self.paper_of(question)
+            page = QuestionView(question, paper.section_of(question), index=index,
+                                total=len(self.questions),
+                                paper_title=paper.title if len(self._papers) > 1 else "")
             self.pages[index] = page
             self.stack.addWidget(page)
             self._load_page(page)

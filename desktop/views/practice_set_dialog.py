@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox,
 from question_db import study
 from question_db.enums import SetOrder, TemplateKind
 from question_db.model import Bank
-from question_db.practice_sets import PracticeSetSpec
+from question_db.practice_sets import SECTION_SEP, PracticeSetSpec, section_key
 
 from ..db import DbOps
 from ..theme import Role, theme
@@ -261,7 +261,11 @@ class PracticeSetDialog(QDialog):
                                 else self.papers.values())
         self.papers.blockSignals(False)
         self._fill_filters()
-        for widget, values in ((self.sections, spec.sections), (self.types, spec.types),
+        # a set saved with bare titles (before sections were per paper): each paper's
+        sections = [key for value in spec.sections for key in self.sections.values()
+                    if key == value or (SECTION_SEP not in value
+                                        and key.split(SECTION_SEP, 1)[-1] == value)]
+        for widget, values in ((self.sections, sections), (self.types, spec.types),
                                (self.topics, spec.topics), (self.statuses, spec.statuses)):
             widget.set_checked([str(v) for v in values])
         for box, value in ((self.unanswered_only, spec.unanswered_only),
@@ -306,9 +310,11 @@ class PracticeSetDialog(QDialog):
         chosen = set(self.papers.checked())
         papers = [p for p in self.bank.papers if p.id in chosen]
         questions = [q for p in papers for q in p.questions]
-        sections = list(dict.fromkeys(s.title for p in papers for s in p.sections))
+        # grouped by paper, each named with it: two papers' 一、单选题 are two sections
+        sections = [(f"{p.title} ▸ {s.title}" if len(papers) > 1 else s.title,
+                     section_key(p.id, s.title)) for p in papers for s in p.sections]
         for widget, items in (
-                (self.sections, [(t, t) for t in sections]),
+                (self.sections, sections),
                 (self.types, [(type_label(t), str(t))
                               for t in dict.fromkeys(q.type for q in questions)]),
                 (self.topics, [(t, t) for t in sorted({t for q in questions

@@ -253,7 +253,7 @@ class QuestionView(QWidget):
     the page's width)."""
 
     def __init__(self, question: Question, section: Section | None, *, index: int,
-                 total: int, parent: QWidget | None = None) -> None:
+                 total: int, paper_title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.question = question
         self.revealed = False
@@ -280,7 +280,10 @@ class QuestionView(QWidget):
         layout.setContentsMargins(16, 12, 16, 16)
 
         header = QHBoxLayout()
-        where = f"{shown(section.title)} · " if section else ""
+        # ``paper_title``: on a screen over several papers (a set's run, the review
+        # session), which paper this question is from
+        named = (paper_title, shown(section.title) if section else "")
+        where = "".join(f"{html.escape(text)} · " for text in named if text)
         number = tr("Question %1").replace("%1", str(question.number))
         points = tr("points")  # not inside the f-string, where lupdate cannot see it
         self.title = rich_label(

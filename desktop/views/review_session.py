@@ -148,7 +148,7 @@ class ReviewView(Screen):
         paper = self.bank.paper(q.paper_id)
         left = card.remaining.new + card.remaining.learning + card.remaining.review
         self.page = QuestionView(q, paper.section_of(q), index=self.reviewed,
-                                 total=self.reviewed + max(left, 1))
+                                 total=self.reviewed + max(left, 1), paper_title=paper.title)
         self.page.setObjectName("review_card")
         self.page.answer.set_locked(True)
         # The front is the question: options are part of it; an empty editor is not.
