@@ -2,6 +2,8 @@
 flags highlighted, edit, mark verified (honestly), save off the UI thread, reload."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 
@@ -139,9 +141,33 @@ def test_what_the_importer_left_out_is_shown_by_name(qtbot, tmp_path):
 
 
 def test_the_seeds_truncation_is_named_above_the_review(view):
+    text = view.left_out.text()
     assert view.left_out.isVisible()
-    assert "000_88fc5b147273d5d1.txt:34" in view.left_out.text()
-    assert "truncated" in view.left_out.text()
+    assert "000_88fc5b147273d5d1.txt · question 34 · cut off: " in text
+    assert "the source is cut off here" in text  # the importer's own words: where
+
+
+def test_warnings_read_without_the_developer_format(qtbot, tmp_path):
+    """Issue 30.5: pasted text's warnings name no "<pasted text>" and no ":-:" field
+    syntax; an export's name each question as 000/21, not its installed file's path."""
+    from desktop.views.problem_text import problem_text
+    from question_db.interchange.importers import import_pasted
+    from question_db.model import Problem
+
+    seed = (Path(__file__).parent / "data" / "seeds" / "000_88fc5b147273d5d1.txt")
+    result = import_pasted(seed.read_text(encoding="utf-8"))
+    assert result.warnings
+    v = ImportReviewView.from_result(result, tmp_path / "papers")
+    qtbot.addWidget(v)
+    text = v.left_out.text()
+    assert "&lt;pasted text&gt;" not in text and "<pasted text>" not in text
+    assert ":-:" not in text and "question 34" in text
+    v.shutdown()
+    exported = Problem("/usr/lib/python3/site-packages/question_db/papers/000/paper.toml",
+                       "000/21", "blank_points", "GIFT: one blank's points")
+    assert problem_text(exported) == "000/21 · points per blank: GIFT: one blank's points"
+    assert problem_text(Problem("x.txt", "-", "points", "m")) == \
+        "x.txt · the whole paper · points: m"
 
 
 def test_the_review_says_where_each_key_was_printed(qtbot, tmp_path):

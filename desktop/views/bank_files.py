@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from question_db.model import Bank, Paper
 
 from ..db import DbOps
+from .problem_text import problem_text
 from .translation import tr
 
 FORMATS = ("apkg", "moodle-xml", "gift", "json")
@@ -131,7 +132,7 @@ class BankFiles(QObject):
                                 "changed; see the details.").replace("%1",
                                                                     str(len(result.warnings)))
         self._tell("export_done", tr("Questions exported"), text,
-                   details="\n".join(str(w) for w in result.warnings))
+                   details="\n".join(problem_text(w) for w in result.warnings))
 
     def _tell(self, name: str, title: str, text: str,
               icon: QMessageBox.Icon = QMessageBox.Icon.Information, details: str = "") -> None:

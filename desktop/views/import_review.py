@@ -297,7 +297,9 @@ class ImportReviewView(QWidget):
             return
         head = self.tr("%n thing(s) in the file were not imported or were changed:", "",
                        len(self.warnings))
-        items = "".join(f"<li>{html.escape(str(w))}</li>" for w in self.warnings)
+        from .problem_text import problem_text
+
+        items = "".join(f"<li>{html.escape(problem_text(w))}</li>" for w in self.warnings)
         self.left_out.setText(f"<b>{html.escape(head)}</b><ul style='margin:0'>{items}</ul>")
         self.left_out.setStyleSheet(f"QLabel#import_warnings {{{_source_mark()};"
                                     "padding:4px 8px;border-radius:4px}")

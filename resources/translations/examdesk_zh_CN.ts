@@ -78,8 +78,9 @@
         <translation>待自评</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="25"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
-        <location filename="../../desktop/views/question_view.py" line="285"/>
+        <location filename="../../desktop/views/question_view.py" line="288"/>
         <location filename="../../desktop/views/report.py" line="261"/>
         <source>points</source>
         <translation>分</translation>
@@ -102,6 +103,7 @@
         <translation>你的答案</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="25"/>
         <location filename="../../desktop/views/question_view.py" line="127"/>
         <location filename="../../desktop/views/question_view.py" line="152"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
@@ -272,86 +274,86 @@
     </message>
     <message>
         <location filename="../../desktop/views/navigator.py" line="427"/>
-        <location filename="../../desktop/views/question_view.py" line="284"/>
+        <location filename="../../desktop/views/question_view.py" line="287"/>
         <location filename="../../desktop/views/report.py" line="283"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="292"/>
+        <location filename="../../desktop/views/question_view.py" line="295"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="304"/>
+        <location filename="../../desktop/views/question_view.py" line="307"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="309"/>
+        <location filename="../../desktop/views/question_view.py" line="312"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="312"/>
+        <location filename="../../desktop/views/question_view.py" line="315"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="379"/>
+        <location filename="../../desktop/views/question_view.py" line="382"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="381"/>
+        <location filename="../../desktop/views/question_view.py" line="384"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="412"/>
+        <location filename="../../desktop/views/question_view.py" line="415"/>
         <source>Problem</source>
         <translation>题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="414"/>
+        <location filename="../../desktop/views/question_view.py" line="417"/>
         <source>Hide the problem: the editor gets the whole width (Ctrl+Shift+P)</source>
         <translation>收起题目：编辑器占满整个宽度（Ctrl+Shift+P）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="415"/>
+        <location filename="../../desktop/views/question_view.py" line="418"/>
         <source>Show the problem beside the editor (Ctrl+Shift+P)</source>
         <translation>在编辑器旁显示题目（Ctrl+Shift+P）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="488"/>
+        <location filename="../../desktop/views/question_view.py" line="491"/>
         <location filename="../../desktop/views/report.py" line="101"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="451"/>
-        <location filename="../../desktop/views/question_view.py" line="460"/>
-        <location filename="../../desktop/views/question_view.py" line="462"/>
+        <location filename="../../desktop/views/question_view.py" line="454"/>
+        <location filename="../../desktop/views/question_view.py" line="463"/>
+        <location filename="../../desktop/views/question_view.py" line="465"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="452"/>
+        <location filename="../../desktop/views/question_view.py" line="455"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="454"/>
+        <location filename="../../desktop/views/question_view.py" line="457"/>
         <location filename="../../desktop/views/report.py" line="130"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="466"/>
+        <location filename="../../desktop/views/question_view.py" line="469"/>
         <location filename="../../desktop/views/report.py" line="144"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -880,82 +882,82 @@
         <translation>编辑器中的代码与此完全相同。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="24"/>
+        <location filename="../../desktop/views/bank_files.py" line="25"/>
         <source>Anki deck (.apkg)</source>
         <translation>Anki 牌组（.apkg）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="24"/>
+        <location filename="../../desktop/views/bank_files.py" line="25"/>
         <source>Moodle XML (.xml)</source>
         <translation>Moodle XML（.xml）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="25"/>
+        <location filename="../../desktop/views/bank_files.py" line="26"/>
         <source>GIFT (.gift.txt)</source>
         <translation>GIFT（.gift.txt）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="25"/>
+        <location filename="../../desktop/views/bank_files.py" line="26"/>
         <source>examdesk JSON (.json)</source>
         <translation>examdesk JSON（.json）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="35"/>
-        <location filename="../../desktop/views/bank_files.py" line="107"/>
-        <location filename="../../desktop/views/bank_files.py" line="112"/>
+        <location filename="../../desktop/views/bank_files.py" line="36"/>
+        <location filename="../../desktop/views/bank_files.py" line="108"/>
+        <location filename="../../desktop/views/bank_files.py" line="113"/>
         <source>Export questions</source>
         <translation>导出题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="42"/>
+        <location filename="../../desktop/views/bank_files.py" line="43"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="44"/>
+        <location filename="../../desktop/views/bank_files.py" line="45"/>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="161"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="120"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="55"/>
+        <location filename="../../desktop/views/bank_files.py" line="56"/>
         <source>Anki keeps your reviews: exporting again updates the same notes instead of adding copies.</source>
         <translation>Anki 会保留你的复习记录：再次导出会更新原有笔记，而不会重复添加。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="59"/>
+        <location filename="../../desktop/views/bank_files.py" line="60"/>
         <source>Include my notes (the cards&apos; Note field)</source>
         <translation>包括我的笔记（写入卡片的 Note 字段）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="67"/>
+        <location filename="../../desktop/views/bank_files.py" line="68"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="107"/>
+        <location filename="../../desktop/views/bank_files.py" line="108"/>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="214"/>
         <source>Choose at least one paper.</source>
         <translation>请至少选择一份试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="122"/>
+        <location filename="../../desktop/views/bank_files.py" line="123"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="127"/>
+        <location filename="../../desktop/views/bank_files.py" line="128"/>
         <source>%1 question(s) written to %2.</source>
         <translation>已将 %1 道题写入 %2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="130"/>
+        <location filename="../../desktop/views/bank_files.py" line="131"/>
         <source>%1 thing(s) this format cannot carry were left out or changed; see the details.</source>
         <translation>有 %1 处内容是此格式无法保存的，已省略或改写；请查看详细信息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="133"/>
+        <location filename="../../desktop/views/bank_files.py" line="134"/>
         <source>Questions exported</source>
         <translation>题目已导出</translation>
     </message>
@@ -1446,7 +1448,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/practice_set_dialog.py" line="133"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="288"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="292"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
@@ -1531,89 +1533,153 @@
         <translation>种子必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="283"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="287"/>
         <source>all papers</source>
         <translation>全部试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="287"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="291"/>
         <source>Random %1 (seed %2)</source>
         <translation>随机练习：%1（种子 %2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="290"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="294"/>
         <source>In order</source>
         <translation>顺序练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="291"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="295"/>
         <source>wrong only</source>
         <translation>只练错题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="292"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="296"/>
         <source>unanswered only</source>
         <translation>只练未做过的</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="293"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="297"/>
         <source>favourites only</source>
         <translation>只练收藏</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="362"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="368"/>
         <source>%1 question(s) match; the set has %2</source>
         <translation>符合条件的有 %1 题，本练习共 %2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="365"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="371"/>
         <source>seed %1 (the same seed gives the same set)</source>
         <translation>种子 %1（种子相同，抽到的题目也相同）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="368"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="374"/>
         <source>from %1 papers</source>
         <translation>来自 %1 份试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="394"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="400"/>
         <source>(a new set)</source>
         <translation>（新建练习）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="414"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="420"/>
         <source>Give the set a name to save it as a template.</source>
         <translation>请先给本练习命名，再保存为模板。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="445"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="451"/>
         <source>%1 · %2 of %3 answered · started %4</source>
         <translation>%1 · 已答 %2/%3 题 · 开始于 %4</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="446"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="452"/>
         <source>Practice run</source>
         <translation>练习</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="25"/>
+        <source>numbering</source>
+        <translation>题号</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="26"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>stem</source>
         <translation>题干</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="26"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>options</source>
         <translation>选项</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="26"/>
+        <source>cut off</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="27"/>
+        <source>question type</source>
+        <translation>题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="27"/>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="28"/>
         <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>explanation</source>
         <translation>解析</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="28"/>
+        <source>check suite</source>
+        <translation>检查套件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="29"/>
+        <source>accepted variants</source>
+        <translation>其他可接受答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="29"/>
+        <source>points per blank</source>
+        <translation>每空分值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="30"/>
+        <source>rubric</source>
+        <translation>评分要点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="30"/>
+        <source>multiple-choice scoring</source>
+        <translation>多选计分规则</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="31"/>
         <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>errata</source>
         <translation>勘误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="31"/>
+        <source>topics</source>
+        <translation>知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <source>question %1</source>
+        <translation>第 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="47"/>
+        <source>the whole paper</source>
+        <translation>整张试卷</translation>
     </message>
     <message>
         <location filename="../../desktop/views/search_dialog.py" line="41"/>
@@ -2459,7 +2525,7 @@ Restart the kernel to go on; your editor code is kept.</source>
     </message>
     <message>
         <location filename="../../desktop/views/import_review.py" line="260"/>
-        <location filename="../../desktop/views/import_review.py" line="568"/>
+        <location filename="../../desktop/views/import_review.py" line="570"/>
         <source>Mark verified</source>
         <translation>标记为已核实</translation>
     </message>
@@ -2476,170 +2542,170 @@ Restart the kernel to go on; your editor code is kept.</source>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="337"/>
+        <location filename="../../desktop/views/import_review.py" line="339"/>
         <source>verified</source>
         <translation>已核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="337"/>
+        <location filename="../../desktop/views/import_review.py" line="339"/>
         <source>corrected</source>
         <translation>已勘误</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/views/import_review.py" line="339"/>
+        <location filename="../../desktop/views/import_review.py" line="341"/>
         <source>%n flag(s)</source>
         <translation>
             <numerusform>%n 处待核对</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="341"/>
+        <location filename="../../desktop/views/import_review.py" line="343"/>
         <source>draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="349"/>
+        <location filename="../../desktop/views/import_review.py" line="351"/>
         <source>%1 questions · %2 verified · %3 flags open</source>
         <translation>%1 题 · 已核实 %2 · 待核对 %3 处</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="385"/>
+        <location filename="../../desktop/views/import_review.py" line="387"/>
         <source>printed: %1 (%2)</source>
         <translation>原卷：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="388"/>
+        <location filename="../../desktop/views/import_review.py" line="390"/>
         <source>printed: %1</source>
         <translation>原卷：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="389"/>
+        <location filename="../../desktop/views/import_review.py" line="391"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="440"/>
+        <location filename="../../desktop/views/import_review.py" line="442"/>
         <source>Self-marked against the reference answer</source>
         <translation>对照参考答案自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="455"/>
+        <location filename="../../desktop/views/import_review.py" line="457"/>
         <source>e.g. B or A,C</source>
         <translation>如 B 或 A,C</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="456"/>
+        <location filename="../../desktop/views/import_review.py" line="458"/>
         <source>one key per blank, separated by |</source>
         <translation>每空一个答案，用 | 分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="459"/>
+        <location filename="../../desktop/views/import_review.py" line="461"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="460"/>
+        <location filename="../../desktop/views/import_review.py" line="462"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="491"/>
+        <location filename="../../desktop/views/import_review.py" line="493"/>
         <source>next to the question</source>
         <translation>印在题目旁</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="492"/>
+        <location filename="../../desktop/views/import_review.py" line="494"/>
         <source>in the key list at the end of its part</source>
         <translation>印在本大题末的答案表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="493"/>
+        <location filename="../../desktop/views/import_review.py" line="495"/>
         <source>in the answer appendix</source>
         <translation>印在卷末参考答案中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="497"/>
+        <location filename="../../desktop/views/import_review.py" line="499"/>
         <source>(no source text: this draft was opened from a pack)</source>
         <translation>（没有原文：此草稿是从题包打开的）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="499"/>
+        <location filename="../../desktop/views/import_review.py" line="501"/>
         <source>(no printed source: this format stores the fields themselves, shown on the right as the file gives them)</source>
         <translation>（没有原文：此格式直接保存各字段，右侧按文件中的内容显示）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="563"/>
+        <location filename="../../desktop/views/import_review.py" line="565"/>
         <source>unverified draft</source>
         <translation>未核实的草稿</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="564"/>
+        <location filename="../../desktop/views/import_review.py" line="566"/>
         <source>verified: printed key confirmed</source>
         <translation>已核实：原卷答案无误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="565"/>
+        <location filename="../../desktop/views/import_review.py" line="567"/>
         <source>verified: corrected (errata)</source>
         <translation>已核实：已更正（勘误）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="567"/>
+        <location filename="../../desktop/views/import_review.py" line="569"/>
         <source>Mark unverified</source>
         <translation>标记为未核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="582"/>
+        <location filename="../../desktop/views/import_review.py" line="584"/>
         <source>Question %1 is a draft again.</source>
         <translation>第 %1 题已改回草稿。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="589"/>
+        <location filename="../../desktop/views/import_review.py" line="591"/>
         <source>Not verified: %1</source>
         <translation>未能核实：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="592"/>
+        <location filename="../../desktop/views/import_review.py" line="594"/>
         <source>Question %1 verified as “%2”; %3 flag(s) resolved.</source>
         <translation>第 %1 题已核实为“%2”；已处理 %3 处待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="619"/>
+        <location filename="../../desktop/views/import_review.py" line="621"/>
         <source>Saving to %1 …</source>
         <translation>正在保存到 %1 …</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="624"/>
+        <location filename="../../desktop/views/import_review.py" line="626"/>
         <source>writing %v/%m</source>
         <translation>正在写入 %v/%m</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="625"/>
+        <location filename="../../desktop/views/import_review.py" line="627"/>
         <source>validating</source>
         <translation>正在校验</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="626"/>
+        <location filename="../../desktop/views/import_review.py" line="628"/>
         <source>moving into place</source>
         <translation>正在移到目标位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="635"/>
+        <location filename="../../desktop/views/import_review.py" line="637"/>
         <source>Saved %1 (%2 questions).</source>
         <translation>已保存 %1（%2 题）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="640"/>
+        <location filename="../../desktop/views/import_review.py" line="642"/>
         <source>Replace existing pack</source>
         <translation>替换已有题包</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="641"/>
+        <location filename="../../desktop/views/import_review.py" line="643"/>
         <source>%1 already holds a pack; press again to replace it, or change the id.</source>
         <translation>%1 中已有题包；再按一次即可替换，或者修改 ID。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="644"/>
-        <location filename="../../desktop/views/import_review.py" line="647"/>
+        <location filename="../../desktop/views/import_review.py" line="646"/>
+        <location filename="../../desktop/views/import_review.py" line="649"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
