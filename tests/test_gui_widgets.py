@@ -3,6 +3,7 @@ test_markdown.py)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -328,3 +329,21 @@ def test_check_results_show_no_terminal_colour_codes(qtbot):
     assert "\x1b" not in shown and "\\u001b" not in shown
     view.show_error("\x1b[0;31mNameError\x1b[0m: name 'f' is not defined")
     assert "\x1b" not in view.summary.text() and "NameError" in view.summary.text()
+
+
+def test_qts_own_file_dialog_speaks_chinese_with_the_ui(qapp, qtbot):
+    """Issue 30.5: Qt's file dialog (File ▸ Import paper…, Export) in the UI's language:
+    qtbase's translation ships with PySide6 and is installed beside ours."""
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    with chinese_ui(qapp) as translators:
+        assert any("qtbase_zh_CN" in t.filePath() for t in translators)
+        dialog = QFileDialog(None, "导入试卷")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        qtbot.addWidget(dialog)
+        for mode in (QFileDialog.AcceptMode.AcceptOpen, QFileDialog.AcceptMode.AcceptSave):
+            dialog.setAcceptMode(mode)
+            labels = {label.text() for label in dialog.findChildren(QLabel)}
+            assert {"查找范围(&L)：", "文件名称(&N)：", "文件类型(&T)："} <= labels
+            english = [t for t in labels if re.search("[A-Za-z]{3}", t)]
+            assert english == []  # what qtbase lacks comes from ours (desktop/qt_strings)

@@ -3652,6 +3652,19 @@ If you are not sure where this pack comes from, read its files first. Allow its 
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../desktop/qt_strings.py" line="15"/>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/qt_strings.py" line="16"/>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>RubricChecklist</name>
     <message>
         <location filename="../../desktop/views/answer_widgets.py" line="305"/>
