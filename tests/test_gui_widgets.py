@@ -347,3 +347,19 @@ def test_qts_own_file_dialog_speaks_chinese_with_the_ui(qapp, qtbot):
             assert {"查找范围(&L)：", "文件名称(&N)：", "文件类型(&T)："} <= labels
             english = [t for t in labels if re.search("[A-Za-z]{3}", t)]
             assert english == []  # what qtbase lacks comes from ours (desktop/qt_strings)
+
+
+def test_the_kernel_chooser_names_the_apps_kernel_in_chinese(qapp, qtbot, tmp_path):
+    """Issue 30.5: the console's kernel chooser in the UI's language (the core names the
+    app's kernel in English, for the CLI)."""
+    from PySide6.QtCore import QSettings
+
+    from desktop.console.kernel_chooser import KernelChooser
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    with chinese_ui(qapp):
+        chooser = KernelChooser(settings)
+        qtbot.addWidget(chooser)
+        chooser.load()
+        assert chooser.itemText(0).startswith("examdesk（当前 Python，3.")
+        assert chooser.itemText(chooser.count() - 1) != "Connect to existing kernel…"

@@ -8,6 +8,7 @@ the kernel's state), and it asks first when the kernel holds the learner's work
 (``confirm_switch``)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -86,6 +87,14 @@ class KernelChooser(QComboBox):
             return _connect_choice(key[len(CONNECT_PREFIX):])
         return self._choices[0]
 
+    def shown_label(self, choice: KernelChoice) -> str:
+        """The choice as the learner reads it: the app's own kernel in the UI's language
+        (the core names it in English); a kernelspec by its own display name."""
+        if choice.key == kernels.APP_KERNEL:
+            version = sys.version.split()[0]
+            return self.tr("examdesk (this Python, %1)").replace("%1", version)
+        return choice.label
+
     def current_choice(self) -> KernelChoice:
         return self._current
 
@@ -96,7 +105,7 @@ class KernelChooser(QComboBox):
         if self._current not in choices:  # a connection file, or not loaded yet
             choices.append(self._current)
         for choice in choices:
-            self.addItem(choice.label, choice.key)
+            self.addItem(self.shown_label(choice), choice.key)
         self.addItem(self.tr("Connect to existing kernel…"), _CONNECT_ITEM)
         self.setCurrentIndex(max(0, self.findData(self._current.key)))
         self.blockSignals(False)

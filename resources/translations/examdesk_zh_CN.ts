@@ -2713,32 +2713,37 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>KernelChooser</name>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="40"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="41"/>
         <source>Python kernel the console and the checks run in</source>
         <translation>控制台和检查所使用的 Python 内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="45"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="46"/>
         <source>examdesk (this Python)</source>
         <translation>examdesk（当前 Python）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="100"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="95"/>
+        <source>examdesk (this Python, %1)</source>
+        <translation>examdesk（当前 Python，%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="109"/>
         <source>Connect to existing kernel…</source>
         <translation>连接到已有内核…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="138"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="147"/>
         <source>Connect to an existing kernel</source>
         <translation>连接到已有内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="139"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="148"/>
         <source>Kernel connection files (kernel-*.json *.json)</source>
         <translation>内核连接文件 (kernel-*.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="144"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="153"/>
         <source>{0} (connected)</source>
         <translation>{0}（已连接）</translation>
     </message>
