@@ -70,6 +70,8 @@ def test_the_failing_checks_whole_message_is_on_screen_without_hovering(launch):
     app.wait_idle()
     detail = answer.results.detail
     assert detail.isVisible()
+    editor_h, results_h = answer.results_splitter.sizes()
+    assert results_h >= 0.44 * (editor_h + results_h)  # room made for the diagnosis
     shown = detail.text()
     assert LONG.replace(">", "&gt;") in shown or LONG in shown  # all of it, not a first line
     assert "0.4817" in shown and "first_mismatch" in shown

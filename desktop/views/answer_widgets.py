@@ -46,6 +46,9 @@ from .question_script import shown
 from .translation import tr
 
 
+RESULTS_SHARE = 0.45  # of the code pane's height, once a check failed
+
+
 def code_digest(code: str) -> str:
     """The identity of a version of the code: its bytes, not its edit history."""
     return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
@@ -664,6 +667,8 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
             self.code() if code is None else code)
         if checks:
             self.results.show_results(checks)
+            if self.isVisible() and any(not c.get("passed") for c in checks):
+                self._room_for_results()
         elif not self.has_check_suite:
             self.results.clear()
             self.results.summary.setText(self.tr(
@@ -672,6 +677,16 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         else:
             self.results.clear()
         self._checks_summary = self.results.summary.text()
+
+    def _room_for_results(self) -> None:
+        """A check failed: the results get at least RESULTS_SHARE of the height, so the
+        failure's diagnosis is read without dragging (1024×700 with the console open left
+        them ~80 px). Only for this page; the split the learner set is what is kept."""
+        sizes = self.results_splitter.sizes()
+        total = sum(sizes)
+        wanted = int(total * RESULTS_SHARE)
+        if total and sizes[1] < wanted:
+            self.results_splitter.setSizes([total - wanted, wanted])
 
     def response(self) -> CodeResponse:
         checks = tuple(self.checks) if self.results_current() else None
