@@ -114,3 +114,34 @@ def test_the_editor_results_split_is_kept_per_kind_of_code_question(launch):
     settings = app.settings
     assert settings.value(RESULTS_SPLITTER_KEYS[0]) is not None
     assert settings.value(RESULTS_SPLITTER_KEYS[1]) is None  # a self-marked one keeps its own
+
+
+@pytest.mark.parametrize("width", [300, 360, 520, 900])
+def test_the_rating_bar_never_cuts_a_button_off(qtbot, width):
+    """Issue 30.3: after a submit the rating buttons sit in the problem pane, ~300 px wide
+    at 1024×700 on a code question: they wrap under the summary instead of being cut."""
+    import time
+    from types import SimpleNamespace
+
+    from desktop.views.rating_bar import RatingBar
+    from question_db import review
+
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    pane = QWidget()  # the problem pane: its width is the splitter's, not the bar's wish
+    qtbot.addWidget(pane)
+    pane.setGeometry(0, 0, width, 400)
+    holder = QWidget(pane)
+    holder.setGeometry(0, 0, width, 400)
+    bar = RatingBar(db=None, question_id="001/29")
+    QVBoxLayout(holder).addWidget(bar)
+    pane.show()
+    bar.show_card(SimpleNamespace(last_rating=review.GOOD, due=time.time() + 4 * 86400))
+    for _ in range(3):
+        qtbot.wait(10)
+    for button in bar.buttons.values():
+        place = button.rect().translated(button.mapTo(holder, button.rect().topLeft()))
+        assert holder.rect().contains(place), (width, button.text(), place, holder.rect())
+        assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + 8
+    summary = bar.summary
+    assert summary.height() >= summary.heightForWidth(summary.width())  # wrapped, not cut

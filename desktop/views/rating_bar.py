@@ -8,7 +8,9 @@ import math
 import time
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import (QBoxLayout, QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushButton,
+                               QWidget)
 
 from question_db import actions, review
 
@@ -45,13 +47,22 @@ class RatingBar(QFrame):
         self.rating: int | None = None
         self.due: float | None = None
         self.overridden = False
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
+        # One row where it fits; in a narrow pane (a code question's problem side at
+        # 1024×700) the buttons go under the summary, and the "Rate it yourself:" label
+        # goes if even they do not fit beside it: never a button cut off (issue 30.3).
+        self.rows = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.rows.setContentsMargins(8, 4, 8, 4)
         self.summary = QLabel()
         self.summary.setObjectName("rating_summary")
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.summary, 1)
-        layout.addWidget(QLabel(tr("Rate it yourself:")))
+        self.summary.setWordWrap(True)
+        self.rows.addWidget(self.summary, 1)
+        self.controls = QWidget()
+        layout = QHBoxLayout(self.controls)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.rate_label = QLabel(tr("Rate it yourself:"))
+        layout.addWidget(self.rate_label)
+        self.rows.addWidget(self.controls)
         self.group = QButtonGroup(self)
         self.group.setExclusive(True)
         self.buttons: dict[int, QPushButton] = {}
@@ -64,6 +75,24 @@ class RatingBar(QFrame):
             self.group.addButton(button)
             self.buttons[rating] = button
             layout.addWidget(button)
+        layout.addStretch(1)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit(event.size().width())
+
+    def _fit(self, width: int) -> None:
+        inner = width - 16
+        buttons = sum(b.sizeHint().width() for b in self.buttons.values()) + 6 * 4
+        self.rate_label.setVisible(buttons + self.rate_label.sizeHint().width() <= inner)
+        document = QTextDocument()
+        document.setDefaultFont(self.summary.font())
+        document.setHtml(self.summary.text())
+        one_row = document.idealWidth() + self.controls.sizeHint().width() + 16 <= inner
+        direction = (QBoxLayout.Direction.LeftToRight if one_row
+                     else QBoxLayout.Direction.TopToBottom)
+        if self.rows.direction() != direction:
+            self.rows.setDirection(direction)
 
     def show_card(self, card: review.CardState) -> None:
         """Show the rating of the question's last review and when it is due next."""
@@ -73,6 +102,7 @@ class RatingBar(QFrame):
         chosen = tr("you rated it") if self.overridden else tr("examdesk rated it")
         self.summary.setText(f"{chosen} <b>{rating_label(card.last_rating)}</b> · "
                              + tr("next review") + f" <b>{due_text(card.due)}</b>")
+        self._fit(self.width())
         self.show()  # a layout only queues the show of a widget it adopts
 
     def override(self, rating: int) -> None:
