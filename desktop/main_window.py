@@ -637,8 +637,20 @@ class MainWindow(QMainWindow):
                       check_pending: bool = False) -> None:
         """``check_pending``: an exam just submitted: its code answers are checked now (in
         a closed-book exam, the first time they are), the results go into the report."""
-        self._show_screen(screens().ReportView(paper, report, self.db,
-                                               check_pending=check_pending))
+        view = screens().ReportView(paper, report, self.db, check_pending=check_pending)
+        self._show_screen(view)
+        view.sig_practise.connect(self._practise_from_report)
+
+    def _practise_from_report(self, question_ids: list[str], title: str) -> None:
+        """错题重练 from a report: the missed questions still in the bank, as a run."""
+        known = []
+        for qid in question_ids:
+            try:
+                known.append(self.bank.question(qid).id)
+            except KeyError:  # a pack removed since the exam
+                continue
+        if known:
+            self.open_run(known, title)
 
     # --- importing papers ---------------------------------------------------------------
     def import_paper(self, path: str | Path | None = None) -> None:

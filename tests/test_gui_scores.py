@@ -225,3 +225,35 @@ def _compare_dialog(app):
     found = [w for w in QApplication.topLevelWidgets()
              if isinstance(w, ReferenceCompareDialog) and w.isVisible()]
     return found[0] if found else None
+
+
+def test_the_report_practises_the_missed_questions_as_a_run(launch):
+    """Issue 30.7: 错题重练 from the report: the questions the exam scored wrong or partly,
+    as a practice run, in one click."""
+    from desktop.views.exam import ExamView
+    from desktop.views.practice import PracticeView
+    from desktop.views.report import ReportView
+
+    app = launch()
+    app.window.start_exam("000", 3600)
+    exam = app.wait_screen(ExamView)
+    wrong = []
+    for index in range(4):
+        q = exam.questions[index]
+        right = index % 2 == 0
+        letter = q.answer if right else next(k for k in q.options if k != q.answer)
+        if not right:
+            wrong.append(q.id)
+        exam.go_to(index)
+        app.qtbot.keyClick(exam, getattr(Qt.Key, f"Key_{letter}"))
+    app.wait_idle()
+    exam.submit()
+    report = app.wait_screen(ReportView)
+    app.wait_idle()
+    missed = [r.question_id for r in report.report.questions if r.verdict in ("wrong",
+                                                                             "partial")]
+    assert set(wrong) <= set(missed)
+    assert report.retry_button.isVisible() and str(len(missed)) in report.retry_button.text()
+    report.retry_button.click()
+    run = app.wait_screen(PracticeView)
+    assert [q.id for q in run.questions] == missed and run.run is not None

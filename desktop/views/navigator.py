@@ -16,7 +16,7 @@ from typing import Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QColor, QFont, QHelpEvent, QMouseEvent, QPainter, QPaintEvent,
-                           QPen, QPixmap)
+                           QPen)
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
 from question_db.enums import Mark
@@ -32,7 +32,6 @@ CELL = QSize(36, 26)  # six a row in the side panel: a 50-question paper needs n
 GAP = 3
 MIN_COLUMNS = 5
 MARGIN = 4
-MAX_CACHE_HEIGHT = 6000  # device pixels: a taller grid is painted cell by cell
 
 # A glyph per mark: the mark reads without its colour (and in a screenshot in grey).
 MARK_GLYPHS = {Mark.UNANSWERED: "", Mark.ANSWERED: "•", Mark.RIGHT: "✓", Mark.PARTLY: "◐",
@@ -155,10 +154,6 @@ class Navigator(QWidget):
         self.flagged: set[int] = set()
         self.current = -1
         self._cells: list[QRect] = [QRect() for _ in self.questions]
-        # The grid drawn once into a pixmap; a paint copies the exposed part (a question
-        # switch repaints two cells, not the grid: bench question_switch_p95_5000).
-        self._cache: QPixmap | None = None
-        self._stale: set[int] = set()
         self._style_cache: dict | None = None
         self._font_cache: tuple | None = None
         self._tops: list[int] = []  # per cell, in index order (non-decreasing)
@@ -166,8 +161,8 @@ class Navigator(QWidget):
         self._headings: list[tuple[QRect, str]] = []
         self._columns = MIN_COLUMNS
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        # It paints its ground itself, into the cache: a paint is one opaque copy, and Qt
-        # fills nothing under it first (the scroll area's autofill would, each switch).
+        # It paints its ground itself: Qt fills nothing under it first (the scroll area's
+        # autofill would, each switch).
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setMinimumWidth(MIN_COLUMNS * (CELL.width() + GAP) + 2 * MARGIN)
         self.setMouseTracking(False)
@@ -187,8 +182,6 @@ class Navigator(QWidget):
         self._redraw(index)
 
     def set_current(self, index: int) -> None:
-        # The cache never holds the current cell's outline: it is drawn over the copy, so
-        # a question switch changes no pixel of the cache (bench question_switch).
         old, self.current = self.current, index
         for i in (old, index):
             if 0 <= i < len(self._cells):
@@ -200,16 +193,8 @@ class Navigator(QWidget):
             return self._cells[self.current].adjusted(-3, -3, 3, 3)
         return QRect()
 
-    def paint_current(self, painter: QPainter) -> None:
-        """The current cell as it shows on screen (over the grid's copy)."""
-        if 0 <= self.current < len(self._cells):
-            self._paint_cells(painter, self.current_rect(), [self.current], self.current,
-                              headings=False)
-
     def _redraw(self, index: int) -> None:
-        """One cell changed: drawn again into the cache, then on screen."""
-        if self._cache is not None:
-            self._stale.add(index)
+        """One cell changed: drawn again (only its rectangle)."""
         self.update(self._cells[index].adjusted(-3, -3, 3, 3))
 
     def state(self, index: int) -> str:
@@ -250,16 +235,15 @@ class Navigator(QWidget):
             y += rows * (CELL.height() + GAP) + GAP
         self._tops = [r.top() for r in self._cells]
         self._bottoms = [r.bottom() for r in self._cells]
-        self._cache = None
         self.setFixedHeight(y + MARGIN)
 
     def _retheme(self) -> None:
-        self._cache = self._style_cache = None
+        self._style_cache = None
         self.update()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange):
-            self._cache = self._style_cache = None  # zoom (Ctrl+=), another palette
+            self._style_cache = None  # zoom (Ctrl+=), another palette
             if event.type() == QEvent.Type.FontChange:
                 self._layout_cells()
         super().changeEvent(event)
@@ -313,46 +297,18 @@ class Navigator(QWidget):
         return range(first, max(first, last))
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        # The exposed cells only: a question switch repaints two cells' rectangles, a
+        # scroll the rows that come into view (bench question_switch_p95_5000).
         area = event.rect()
-        ratio = self.devicePixelRatioF()
-        if self.height() * ratio > MAX_CACHE_HEIGHT:  # thousands of cells: the visible ones
-            painter = QPainter(self)
-            painter.fillRect(area, self._ground())
-            self._paint_cells(painter, area, self._visible(area), self.current)
-            painter.end()
-            return
-        size = self.size() * ratio
-        if self._cache is None or self._cache.size() != size:
-            self._cache = QPixmap(size)
-            self._cache.setDevicePixelRatio(ratio)
-            self._cache.fill(self._ground())  # opaque: no alpha channel, a copy blits
-            self._stale.clear()
-            self._paint_into(self._cache, self.rect(), range(len(self._cells)))
-        elif self._stale:
-            for index in self._stale:
-                self._paint_into(self._cache, self._cells[index].adjusted(-3, -3, 3, 3),
-                                 [index])
-            self._stale.clear()
         painter = QPainter(self)
-        painter.drawPixmap(area, self._cache, QRect(
-            int(area.x() * ratio), int(area.y() * ratio), int(area.width() * ratio),
-            int(area.height() * ratio)))
-        if self.current_rect().intersects(area):
-            painter.setClipRect(area)
-            self.paint_current(painter)
+        painter.fillRect(area, self._ground())
+        painter.setClipRect(area)
+        self._paint_cells(painter, area, self._visible(area), self.current)
         painter.end()
 
     def _ground(self) -> QColor:
         """What the scroll area's autofill painted under the grid."""
         return self.palette().color(self.backgroundRole())
-
-    def _paint_into(self, pixmap: QPixmap, area: QRect, indices) -> None:
-        """Draw ``area`` of the grid (``indices``' cells, the headings) into the cache."""
-        painter = QPainter(pixmap)
-        painter.fillRect(area, self._ground())
-        painter.setClipRect(area)
-        self._paint_cells(painter, area, indices, current=-1)
-        painter.end()
 
     def _paint_cells(self, painter: QPainter, area: QRect, indices, current: int, *,
                      headings: bool = True) -> None:

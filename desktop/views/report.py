@@ -11,7 +11,7 @@ import datetime as dt
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -150,6 +150,9 @@ class ReportView(Screen):
     """Shows one ExamReport. ``sig_leave`` goes back to the library; ``sig_check_requested``
     checks a pending programming answer in the console."""
 
+    sig_practise = Signal(list, str)
+    """Practise these questions as a run: (question ids, the run's title)."""
+
     def __init__(self, paper: Paper, report: ExamReport, db: DbOps, *,
                  check_pending: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,6 +177,19 @@ class ReportView(Screen):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
         top.addWidget(self.summary, 1)
+        # 错题重练: the questions this exam scored wrong or partly, as a practice run
+        self.missed_ids = [r.question_id for r in report.questions
+                           if r.verdict in ("wrong", "partial")]
+        self.retry_button = QPushButton(self.tr("Practise the %n missed", "",
+                                                len(self.missed_ids)))
+        self.retry_button.setObjectName("retry_missed")
+        self.retry_button.setToolTip(self.tr("A practice run of the questions this exam "
+                                             "scored wrong or partly (错题重练)"))
+        self.retry_button.setVisible(bool(self.missed_ids))
+        self.retry_button.clicked.connect(
+            lambda: self.sig_practise.emit(self.missed_ids, self.tr("Missed in %1").replace(
+                "%1", paper.title)))
+        top.addWidget(self.retry_button)
         layout.addLayout(top)
         self.check_status = QLabel()
         self.check_status.setObjectName("report_check_status")

@@ -40,8 +40,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="48"/>
-        <location filename="../../desktop/views/report.py" line="189"/>
-        <location filename="../../desktop/views/report.py" line="192"/>
+        <location filename="../../desktop/views/report.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="208"/>
         <source>Correct</source>
         <translation>正确</translation>
     </message>
@@ -62,8 +62,8 @@
     </message>
     <message>
         <location filename="../../desktop/views/question_view.py" line="49"/>
-        <location filename="../../desktop/views/report.py" line="190"/>
-        <location filename="../../desktop/views/report.py" line="193"/>
+        <location filename="../../desktop/views/report.py" line="206"/>
+        <location filename="../../desktop/views/report.py" line="209"/>
         <source>Pending</source>
         <translation>待评</translation>
     </message>
@@ -81,7 +81,7 @@
         <location filename="../../desktop/views/problem_text.py" line="25"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
         <location filename="../../desktop/views/question_view.py" line="288"/>
-        <location filename="../../desktop/views/report.py" line="261"/>
+        <location filename="../../desktop/views/report.py" line="277"/>
         <source>points</source>
         <translation>分</translation>
     </message>
@@ -177,105 +177,105 @@
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="53"/>
+        <location filename="../../desktop/views/navigator.py" line="52"/>
         <source>unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="53"/>
+        <location filename="../../desktop/views/navigator.py" line="52"/>
         <source>answered, not submitted</source>
         <translation>已作答，未提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="54"/>
-        <location filename="../../desktop/views/navigator.py" line="62"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
+        <location filename="../../desktop/views/navigator.py" line="61"/>
         <source>right</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
         <source>partly right</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="54"/>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
         <source>pending (self-marks or checks)</source>
         <translation>待评（需自评或运行检查）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="56"/>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
         <source>void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="56"/>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
         <source>answer shown</source>
         <translation>已看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="57"/>
-        <location filename="../../desktop/views/navigator.py" line="65"/>
+        <location filename="../../desktop/views/navigator.py" line="56"/>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
         <source>recited</source>
         <translation>已背</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="62"/>
+        <location filename="../../desktop/views/navigator.py" line="61"/>
         <source>to do</source>
         <translation>未答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="62"/>
+        <location filename="../../desktop/views/navigator.py" line="61"/>
         <source>draft</source>
         <translation>未提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>partly</source>
         <translation>部分对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <location filename="../../desktop/views/search_dialog.py" line="46"/>
         <source>void</source>
         <translation>作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>shown</source>
         <translation>已看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="77"/>
-        <location filename="../../desktop/views/navigator.py" line="430"/>
+        <location filename="../../desktop/views/navigator.py" line="76"/>
+        <location filename="../../desktop/views/navigator.py" line="386"/>
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="118"/>
-        <location filename="../../desktop/views/navigator.py" line="123"/>
+        <location filename="../../desktop/views/navigator.py" line="117"/>
+        <location filename="../../desktop/views/navigator.py" line="122"/>
         <source>All questions</source>
         <translation>全部题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="122"/>
+        <location filename="../../desktop/views/navigator.py" line="121"/>
         <source>%1 questions from %2 papers</source>
         <translation>来自 %2 份试卷的 %1 道题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="427"/>
+        <location filename="../../desktop/views/navigator.py" line="383"/>
         <location filename="../../desktop/views/question_view.py" line="287"/>
-        <location filename="../../desktop/views/report.py" line="283"/>
+        <location filename="../../desktop/views/report.py" line="299"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
@@ -412,7 +412,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/import_screen.py" line="62"/>
-        <location filename="../../desktop/views/report.py" line="169"/>
+        <location filename="../../desktop/views/report.py" line="172"/>
         <location filename="../../desktop/views/review_session.py" line="59"/>
         <source>Library</source>
         <translation>题库</translation>
@@ -423,30 +423,30 @@
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="189"/>
+        <location filename="../../desktop/views/report.py" line="205"/>
         <source>Section</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="189"/>
-        <location filename="../../desktop/views/report.py" line="192"/>
-        <location filename="../../desktop/views/report.py" line="195"/>
+        <location filename="../../desktop/views/report.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="208"/>
+        <location filename="../../desktop/views/report.py" line="211"/>
         <source>Points</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="189"/>
-        <location filename="../../desktop/views/report.py" line="192"/>
+        <location filename="../../desktop/views/report.py" line="205"/>
+        <location filename="../../desktop/views/report.py" line="208"/>
         <source>Max</source>
         <translation>满分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="192"/>
+        <location filename="../../desktop/views/report.py" line="208"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="195"/>
+        <location filename="../../desktop/views/report.py" line="211"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
@@ -518,7 +518,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
-        <location filename="../../desktop/views/report.py" line="195"/>
+        <location filename="../../desktop/views/report.py" line="211"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
@@ -590,7 +590,7 @@
         <translation>已保存为模板“%1”（%2）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="195"/>
+        <location filename="../../desktop/views/report.py" line="211"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
@@ -612,7 +612,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/check_results.py" line="82"/>
-        <location filename="../../desktop/views/report.py" line="196"/>
+        <location filename="../../desktop/views/report.py" line="212"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
@@ -652,97 +652,97 @@
         <translation>错误回溯（各项相同）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="183"/>
+        <location filename="../../desktop/views/report.py" line="199"/>
         <source>Your code answers are checked as soon as the Python console is ready; the results come into this report.</source>
         <translation>Python 控制台就绪后会立即检查你的代码题，结果会写入本成绩单。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="204"/>
+        <location filename="../../desktop/views/report.py" line="220"/>
         <source>By section</source>
         <translation>按题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="206"/>
+        <location filename="../../desktop/views/report.py" line="222"/>
         <source>By topic</source>
         <translation>按知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="208"/>
+        <location filename="../../desktop/views/report.py" line="224"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="209"/>
+        <location filename="../../desktop/views/report.py" line="225"/>
         <source>Questions</source>
         <translation>逐题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="210"/>
+        <location filename="../../desktop/views/report.py" line="226"/>
         <source>Time per question</source>
         <translation>每题用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="243"/>
+        <location filename="../../desktop/views/report.py" line="259"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="248"/>
+        <location filename="../../desktop/views/report.py" line="264"/>
         <source>submitted</source>
         <translation>已交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="248"/>
+        <location filename="../../desktop/views/report.py" line="264"/>
         <source>submitted when time ran out</source>
         <translation>时间到自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="250"/>
+        <location filename="../../desktop/views/report.py" line="266"/>
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="250"/>
+        <location filename="../../desktop/views/report.py" line="266"/>
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="255"/>
+        <location filename="../../desktop/views/report.py" line="271"/>
         <source>%1 answer(s) pending: self-mark them under Questions, or run the code checks.</source>
         <translation>%1 道题待评分：请在“逐题”页自评，或运行代码检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="261"/>
+        <location filename="../../desktop/views/report.py" line="277"/>
         <source>time used</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="291"/>
+        <location filename="../../desktop/views/report.py" line="307"/>
         <source>not counted: unverified (imported) question</source>
         <translation>不计分：导入的未核实题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="294"/>
+        <location filename="../../desktop/views/report.py" line="310"/>
         <source>Self-mark…</source>
         <translation>自评…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="298"/>
+        <location filename="../../desktop/views/report.py" line="314"/>
         <source>Run the checks now</source>
         <translation>现在运行检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="334"/>
+        <location filename="../../desktop/views/report.py" line="350"/>
         <source>Checking your code for question %1… (%2 more to go)</source>
         <translation>正在检查第 %1 题的代码…（还剩 %2 题）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="346"/>
+        <location filename="../../desktop/views/report.py" line="362"/>
         <source>Your code answers are checked: the results are in this report (Questions).</source>
         <translation>代码题已全部检查：结果见本成绩单的“逐题”页。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/report.py" line="363"/>
+        <location filename="../../desktop/views/report.py" line="379"/>
         <source>Question %1 was not checked: %2</source>
         <translation>第 %1 题未检查：%2</translation>
     </message>
@@ -757,72 +757,72 @@
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="20"/>
+        <location filename="../../desktop/views/rating_bar.py" line="22"/>
         <source>Again</source>
         <translation>重来</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="20"/>
+        <location filename="../../desktop/views/rating_bar.py" line="22"/>
         <source>Hard</source>
         <translation>困难</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="20"/>
+        <location filename="../../desktop/views/rating_bar.py" line="22"/>
         <source>Good</source>
         <translation>良好</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="21"/>
+        <location filename="../../desktop/views/rating_bar.py" line="23"/>
         <source>Easy</source>
         <translation>简单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="28"/>
+        <location filename="../../desktop/views/rating_bar.py" line="30"/>
         <source>in %1 min</source>
         <translation>%1 分钟后</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="32"/>
+        <location filename="../../desktop/views/rating_bar.py" line="34"/>
         <source>today at %1</source>
         <translation>今天 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="33"/>
+        <location filename="../../desktop/views/rating_bar.py" line="35"/>
         <source>%1 (in %2 days)</source>
         <translation>%1（%2 天后）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="54"/>
+        <location filename="../../desktop/views/rating_bar.py" line="63"/>
         <source>Rate it yourself:</source>
         <translation>自己评分：</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="73"/>
+        <location filename="../../desktop/views/rating_bar.py" line="102"/>
         <source>you rated it</source>
         <translation>你评为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="73"/>
+        <location filename="../../desktop/views/rating_bar.py" line="102"/>
         <source>examdesk rated it</source>
         <translation>examdesk 评为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="75"/>
+        <location filename="../../desktop/views/rating_bar.py" line="104"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="60"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="63"/>
         <source>Your pick, and it is in the key</source>
         <translation>你选了此项，它是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="62"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="65"/>
         <source>Your pick, but it is not in the key</source>
         <translation>你选了此项，但它不是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="64"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="67"/>
         <source>In the key, but you did not pick it (missed)</source>
         <translation>正确选项，但你没有选（漏选）</translation>
     </message>
@@ -1861,12 +1861,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="395"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="398"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="404"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="407"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -2426,7 +2426,7 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="280"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="283"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
@@ -3013,12 +3013,12 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="697"/>
+        <location filename="../../desktop/main_window.py" line="709"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="784"/>
+        <location filename="../../desktop/main_window.py" line="796"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
@@ -3069,33 +3069,33 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="649"/>
-        <location filename="../../desktop/main_window.py" line="701"/>
+        <location filename="../../desktop/main_window.py" line="661"/>
+        <location filename="../../desktop/main_window.py" line="713"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="700"/>
+        <location filename="../../desktop/main_window.py" line="712"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="738"/>
+        <location filename="../../desktop/main_window.py" line="750"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="740"/>
+        <location filename="../../desktop/main_window.py" line="752"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="744"/>
+        <location filename="../../desktop/main_window.py" line="756"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="747"/>
+        <location filename="../../desktop/main_window.py" line="759"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3512,78 +3512,78 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="480"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="483"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="482"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="485"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="484"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="589"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="592"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="486"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="489"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="488"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="491"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="501"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="504"/>
         <source>Compare with reference</source>
         <translation>对照参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="552"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="555"/>
         <source>Recite mode: the reference solution, read-only. Your own code is kept.</source>
         <translation>背题模式：这里是参考答案（只读）。你自己的代码已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="564"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="567"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="590"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="593"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="610"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="613"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="628"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="631"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="639"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="642"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="643"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="646"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="645"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="648"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="670"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="675"/>
         <source>This question has no check suite: Run tries your code; after you submit, compare it with the reference answer and self-mark it.</source>
         <translation>本题没有检查套件：“运行”可试跑你的代码；提交后请对照参考答案并自评。</translation>
     </message>
@@ -3670,14 +3670,34 @@ If you are not sure where this pack comes from, read its files first. Allow its 
     </message>
 </context>
 <context>
+    <name>ReportView</name>
+    <message numerus="yes">
+        <location filename="../../desktop/views/report.py" line="183"/>
+        <source>Practise the %n missed</source>
+        <translation>
+            <numerusform>错题重练（%n 题）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="186"/>
+        <source>A practice run of the questions this exam scored wrong or partly (错题重练)</source>
+        <translation>把这次考试做错或部分得分的题作为一轮练习再做一遍</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="190"/>
+        <source>Missed in %1</source>
+        <translation>%1 错题</translation>
+    </message>
+</context>
+<context>
     <name>RubricChecklist</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="305"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="308"/>
         <source>Self-marking: tick each point your answer covers</source>
         <translation>自评：勾选你的答案覆盖的要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="316"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="319"/>
         <source>scored by the checks</source>
         <translation>由代码检查计分</translation>
     </message>
@@ -3772,7 +3792,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>SubjectiveAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="432"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="435"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
     </message>
