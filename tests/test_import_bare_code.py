@@ -334,5 +334,7 @@ def test_time_grows_linearly():
 def test_pathological_inputs_stay_linear(name, unit):
     small = unit * (100_000 // len(unit) + 1)
     large = small * 4
-    ratio = min(_seconds(large) for _ in range(2)) / min(_seconds(small) for _ in range(2))
-    assert ratio < 6, (name, ratio)
+    # 4x the input: ~4x the time if linear, ~16x if quadratic. The best of 3 runs and a
+    # bound of 8 keep a busy 2-core box (6.2 seen under load) from failing linear code.
+    ratio = min(_seconds(large) for _ in range(3)) / min(_seconds(small) for _ in range(3))
+    assert ratio < 8, (name, ratio)
