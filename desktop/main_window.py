@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QMainWindow,
@@ -221,6 +222,29 @@ class MainWindow(QMainWindow):
                                or [QKeySequence("F1")])
         shortcuts.triggered.connect(self.show_shortcuts)
         help_menu.addAction(shortcuts)
+        for menu in (file_menu, practice_menu, review_menu, view_menu, help_menu):
+            menu.aboutToShow.connect(self._menu_opening)
+            menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self, self._menu_closed))
+
+    def _menu_opening(self) -> None:
+        focused = QApplication.focusWidget()
+        if focused is not None and focused is not self.menuBar():
+            self._focus_before_menu = focused
+
+    def _menu_closed(self) -> None:
+        """A menu closed with Esc leaves Qt's menu bar focused, its title highlighted: the
+        next Space or Enter opened it again instead of reaching the question. Unless
+        another menu opened meanwhile (←/→ along the bar), the focus goes back."""
+        if QApplication.activePopupWidget() is not None:
+            return
+        bar = self.menuBar()
+        if QApplication.focusWidget() is bar or bar.activeAction() is not None:
+            bar.setActiveAction(None)
+            back = getattr(self, "_focus_before_menu", None)
+            if back is not None and shiboken6.isValid(back) and back.isVisible():
+                back.setFocus(Qt.FocusReason.PopupFocusReason)
+            elif self.screen_view is not None:
+                self.screen_view.setFocus(Qt.FocusReason.PopupFocusReason)
 
     def show_shortcuts(self):
         """Help → Keyboard shortcuts: every key, in one table."""

@@ -267,3 +267,31 @@ def test_submitting_one_question_leaves_another_s_draft_due(launch, tmp_path):
     app.qtbot.waitUntil(a_stored, timeout=DRAFT_DELAY_MS * 4)
     assert view.current == 0  # saved by its own timer, not by a move or by leaving
     assert db_rows(db, "SELECT question_id FROM answers") == [{"question_id": "000/1"}]
+
+
+def test_space_after_a_menu_closed_with_esc_reaches_the_question(launch):
+    """Issue 30.7: Esc closed a menu but left the menu bar focused; Space then opened the
+    menu again instead of toggling the multiple-choice option under the cursor."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = launch()
+    app.window.show()
+    app.window.activateWindow()
+    app.qtbot.waitActive(app.window)
+    view = open_practice(app)
+    view.go_to(index_of(view, 16))  # a multiple choice: Space toggles the option picked
+    app.wait_idle()
+    app.qtbot.keyClick(view, Qt.Key.Key_A)
+    assert view.response(view.current).picked == ("A",)
+    bar = app.window.menuBar()
+    QTimer.singleShot(50, lambda: app.qtbot.keyClick(QApplication.activePopupWidget(),
+                                                     Qt.Key.Key_Escape))
+    bar.setActiveAction(bar.actions()[1])  # the Practice menu, open
+    app.qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None, timeout=2000)
+    app.qtbot.wait(20)
+    assert QApplication.focusWidget() is not bar
+    app.qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
+    app.qtbot.wait(50)
+    assert QApplication.activePopupWidget() is None  # no menu opened again
+    assert view.response(view.current).picked == ()  # Space toggled A off
