@@ -165,3 +165,51 @@ def test_export_then_import_into_a_fresh_data_dir(launch, tmp_path, monkeypatch)
     menu_action(fresh, "import_progress").trigger()
     text = message(fresh, "progress_error")
     assert "bad.json:sessions[0]" in text and "'mode'" in text
+
+
+def test_the_exam_date_can_be_typed_whole_or_picked(launch, tmp_path):
+    """Issue 30.7: the exam date took no typed digits (QDateEdit edits one section at a
+    time: select all and type a date, the old one stays). Typed whole in the usual ways it
+    is stored; a text that is not a date is refused in words and the date stays."""
+    from PySide6.QtWidgets import QApplication
+
+    app = launch()
+    app.window.show()
+    app.window.activateWindow()
+    app.qtbot.waitActive(app.window)
+    view = app.window.open_dashboard()
+    app.qtbot.waitUntil(lambda: "trend" in getattr(view, "panels", {}), timeout=10_000)
+    view.exam_date_check.setChecked(True)
+    field = view.exam_date_edit.edit
+
+    def typed(text: str) -> str | None:
+        field.setFocus()
+        field.selectAll()
+        if text.isascii():
+            app.qtbot.keyClicks(QApplication.focusWidget(), text)
+        else:  # what an input method commits (QTest types Latin-1 only)
+            field.insert(text)
+        app.qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        app.wait_idle()
+        rows = db_rows(tmp_path / "progress.sqlite3", "SELECT value FROM settings")
+        return rows[0]["value"] if rows else None
+
+    assert typed("2027-06-18") == "2027-06-18"
+    assert typed("20270619") == "2027-06-19"
+    assert typed("2027/6/20") == "2027-06-20"
+    assert typed("2027年6月21日") == "2027-06-21"
+    assert typed("2027-13-40") == "2027-06-21"  # not a date: the last one stays
+    assert field.text() == "2027-06-21" and "2026-12-20" in field.toolTip()
+    from PySide6.QtCore import QTimer
+
+    calendar = view.exam_date_edit.calendar  # the calendar: opened, one click on a day
+
+    def pick() -> None:
+        assert calendar.isVisible() and calendar.selectedDate() == QDate(2027, 6, 21)
+        calendar.clicked.emit(QDate(2027, 7, 1))
+
+    QTimer.singleShot(100, pick)
+    view.exam_date_edit.button.click()  # its menu runs until the day is picked
+    app.wait_idle()
+    assert db_rows(tmp_path / "progress.sqlite3", "SELECT value FROM settings") == [
+        {"value": "2027-07-01"}]

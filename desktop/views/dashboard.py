@@ -15,7 +15,6 @@ from PySide6.QtCore import QDate, QLocale, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -32,6 +31,7 @@ from question_db.changes import Changes
 from question_db.model import Bank
 
 from ..db import DbOps
+from .date_field import DateField
 from .points import format_points
 
 
@@ -78,10 +78,8 @@ class DashboardView(Screen):
 
         self.exam_date_check = QCheckBox(self.tr("Exam date"))
         self.exam_date_check.setObjectName("exam_date_check")
-        self.exam_date_edit = QDateEdit()
+        self.exam_date_edit = DateField()  # typed whole or picked (QDateEdit took neither)
         self.exam_date_edit.setObjectName("exam_date")
-        self.exam_date_edit.setCalendarPopup(True)
-        self.exam_date_edit.setDisplayFormat("yyyy-MM-dd")
         self.exam_date_edit.setDate(QDate.currentDate().addDays(30))
         self.exam_date_edit.setEnabled(False)
         top.addWidget(self.exam_date_check)

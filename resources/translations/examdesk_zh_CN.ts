@@ -606,7 +606,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/check_results.py" line="71"/>
-        <location filename="../../desktop/views/check_results.py" line="146"/>
+        <location filename="../../desktop/views/check_results.py" line="156"/>
         <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
         <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
     </message>
@@ -627,27 +627,27 @@
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="151"/>
+        <location filename="../../desktop/views/check_results.py" line="161"/>
         <source>Checking: running your code in the console, then the checks…</source>
         <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="157"/>
+        <location filename="../../desktop/views/check_results.py" line="167"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="166"/>
+        <location filename="../../desktop/views/check_results.py" line="176"/>
         <source>All %1 failed checks stopped at the same error: %2</source>
         <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="170"/>
+        <location filename="../../desktop/views/check_results.py" line="180"/>
         <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
         <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="180"/>
+        <location filename="../../desktop/views/check_results.py" line="190"/>
         <source>traceback (the same for each)</source>
         <translation>错误回溯（各项相同）</translation>
     </message>
@@ -812,17 +812,17 @@
         <translation>下次复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="63"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="64"/>
         <source>Your pick, and it is in the key</source>
         <translation>你选了此项，它是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="65"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="66"/>
         <source>Your pick, but it is not in the key</source>
         <translation>你选了此项，但它不是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="67"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="68"/>
         <source>In the key, but you did not pick it (missed)</source>
         <translation>正确选项，但你没有选（漏选）</translation>
     </message>
@@ -1816,6 +1816,16 @@
         <source>Differences</source>
         <translation>差异</translation>
     </message>
+    <message>
+        <location filename="../../desktop/views/date_field.py" line="60"/>
+        <source>Pick the date on a calendar</source>
+        <translation>在日历上选择日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/date_field.py" line="95"/>
+        <source>Not a date: type it as 2026-12-20</source>
+        <translation>不是有效日期：请按 2026-12-20 的格式输入</translation>
+    </message>
 </context>
 <context>
     <name>AnswerSheet</name>
@@ -1861,12 +1871,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="398"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="399"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="407"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="408"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -2239,123 +2249,123 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>考试日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="123"/>
+        <location filename="../../desktop/views/dashboard.py" line="121"/>
         <source>%1 graded answers · %2 fully right · %3 due today</source>
         <translation>已判分 %1 题次 · 全对率 %2 · 今日待复习 %3</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="126"/>
+        <location filename="../../desktop/views/dashboard.py" line="124"/>
         <source>Answers</source>
         <translation>作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="136"/>
+        <location filename="../../desktop/views/dashboard.py" line="134"/>
         <source>Score</source>
         <translation>得分率</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="130"/>
+        <location filename="../../desktop/views/dashboard.py" line="128"/>
         <source>Topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="126"/>
+        <location filename="../../desktop/views/dashboard.py" line="124"/>
         <source>Fully right</source>
         <translation>全对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="126"/>
+        <location filename="../../desktop/views/dashboard.py" line="124"/>
         <source>Score rate</source>
         <translation>得分率</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="129"/>
+        <location filename="../../desktop/views/dashboard.py" line="127"/>
         <source>Score rate by topic (points earned / possible)</source>
         <translation>各知识点得分率（得分 / 满分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="132"/>
+        <location filename="../../desktop/views/dashboard.py" line="130"/>
         <source>Score rate by question type (points earned / possible)</source>
         <translation>各题型得分率（得分 / 满分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="133"/>
+        <location filename="../../desktop/views/dashboard.py" line="131"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="134"/>
+        <location filename="../../desktop/views/dashboard.py" line="132"/>
         <source>Exam scores per paper (%)</source>
         <translation>各试卷考试成绩（%）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="135"/>
+        <location filename="../../desktop/views/dashboard.py" line="133"/>
         <source>Paper</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="135"/>
+        <location filename="../../desktop/views/dashboard.py" line="133"/>
         <source>Attempt</source>
         <translation>第几次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="135"/>
+        <location filename="../../desktop/views/dashboard.py" line="133"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="137"/>
-        <location filename="../../desktop/views/dashboard.py" line="228"/>
+        <location filename="../../desktop/views/dashboard.py" line="135"/>
+        <location filename="../../desktop/views/dashboard.py" line="226"/>
         <source>Reviews due, next 14 days</source>
         <translation>未来 14 天待复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="138"/>
+        <location filename="../../desktop/views/dashboard.py" line="136"/>
         <source>Day</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="138"/>
+        <location filename="../../desktop/views/dashboard.py" line="136"/>
         <source>Due</source>
         <translation>待复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="139"/>
+        <location filename="../../desktop/views/dashboard.py" line="137"/>
         <source>Mean time per question (minutes)</source>
         <translation>每题平均用时（分钟）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <location filename="../../desktop/views/dashboard.py" line="138"/>
         <source>Question</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <location filename="../../desktop/views/dashboard.py" line="138"/>
         <source>Visits</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="140"/>
+        <location filename="../../desktop/views/dashboard.py" line="138"/>
         <source>Mean</source>
         <translation>平均</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="141"/>
+        <location filename="../../desktop/views/dashboard.py" line="139"/>
         <source>Budget</source>
         <translation>建议用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="184"/>
+        <location filename="../../desktop/views/dashboard.py" line="182"/>
         <source>%1 (mock exam)</source>
         <translation>%1（组卷）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="225"/>
+        <location filename="../../desktop/views/dashboard.py" line="223"/>
         <source>Exam in %1 days; %2 reviews due before it</source>
         <translation>距考试 %1 天，考前待复习 %2 题次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/dashboard.py" line="227"/>
+        <location filename="../../desktop/views/dashboard.py" line="225"/>
         <source>The exam date has passed</source>
         <translation>考试日期已过</translation>
     </message>
@@ -2426,7 +2436,7 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="283"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="284"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
@@ -2883,219 +2893,219 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="147"/>
+        <location filename="../../desktop/main_window.py" line="148"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="153"/>
+        <location filename="../../desktop/main_window.py" line="154"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="155"/>
+        <location filename="../../desktop/main_window.py" line="156"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="157"/>
+        <location filename="../../desktop/main_window.py" line="158"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="159"/>
+        <location filename="../../desktop/main_window.py" line="160"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="160"/>
+        <location filename="../../desktop/main_window.py" line="161"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="167"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="173"/>
+        <location filename="../../desktop/main_window.py" line="174"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="180"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="183"/>
+        <location filename="../../desktop/main_window.py" line="184"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="185"/>
+        <location filename="../../desktop/main_window.py" line="186"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="187"/>
+        <location filename="../../desktop/main_window.py" line="188"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="189"/>
+        <location filename="../../desktop/main_window.py" line="190"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="191"/>
+        <location filename="../../desktop/main_window.py" line="192"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="197"/>
+        <location filename="../../desktop/main_window.py" line="198"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="207"/>
+        <location filename="../../desktop/main_window.py" line="208"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="209"/>
+        <location filename="../../desktop/main_window.py" line="210"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="210"/>
+        <location filename="../../desktop/main_window.py" line="211"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="211"/>
+        <location filename="../../desktop/main_window.py" line="212"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="217"/>
+        <location filename="../../desktop/main_window.py" line="218"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="218"/>
+        <location filename="../../desktop/main_window.py" line="219"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="256"/>
+        <location filename="../../desktop/main_window.py" line="280"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="318"/>
+        <location filename="../../desktop/main_window.py" line="342"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="324"/>
+        <location filename="../../desktop/main_window.py" line="348"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="709"/>
+        <location filename="../../desktop/main_window.py" line="733"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="796"/>
+        <location filename="../../desktop/main_window.py" line="820"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="313"/>
+        <location filename="../../desktop/main_window.py" line="337"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="193"/>
+        <location filename="../../desktop/main_window.py" line="194"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="195"/>
+        <location filename="../../desktop/main_window.py" line="196"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="384"/>
+        <location filename="../../desktop/main_window.py" line="408"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="430"/>
+        <location filename="../../desktop/main_window.py" line="454"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="495"/>
+        <location filename="../../desktop/main_window.py" line="519"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="502"/>
+        <location filename="../../desktop/main_window.py" line="526"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="516"/>
+        <location filename="../../desktop/main_window.py" line="540"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="564"/>
-        <location filename="../../desktop/main_window.py" line="576"/>
+        <location filename="../../desktop/main_window.py" line="588"/>
+        <location filename="../../desktop/main_window.py" line="600"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="661"/>
-        <location filename="../../desktop/main_window.py" line="713"/>
+        <location filename="../../desktop/main_window.py" line="685"/>
+        <location filename="../../desktop/main_window.py" line="737"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="712"/>
+        <location filename="../../desktop/main_window.py" line="736"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="750"/>
+        <location filename="../../desktop/main_window.py" line="774"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="752"/>
+        <location filename="../../desktop/main_window.py" line="776"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="756"/>
+        <location filename="../../desktop/main_window.py" line="780"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="759"/>
+        <location filename="../../desktop/main_window.py" line="783"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3512,78 +3522,78 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="483"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="484"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="485"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="486"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="592"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="488"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="595"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="489"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="490"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="491"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="492"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="504"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="505"/>
         <source>Compare with reference</source>
         <translation>对照参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="555"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="558"/>
         <source>Recite mode: the reference solution, read-only. Your own code is kept.</source>
         <translation>背题模式：这里是参考答案（只读）。你自己的代码已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="567"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="570"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="593"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="596"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="613"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="616"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="631"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="634"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="642"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="645"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="646"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="649"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="648"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="651"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="675"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="678"/>
         <source>This question has no check suite: Run tries your code; after you submit, compare it with the reference answer and self-mark it.</source>
         <translation>本题没有检查套件：“运行”可试跑你的代码；提交后请对照参考答案并自评。</translation>
     </message>
@@ -3692,12 +3702,12 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>RubricChecklist</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="308"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="309"/>
         <source>Self-marking: tick each point your answer covers</source>
         <translation>自评：勾选你的答案覆盖的要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="319"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="320"/>
         <source>scored by the checks</source>
         <translation>由代码检查计分</translation>
     </message>
@@ -3792,7 +3802,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>SubjectiveAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="435"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="436"/>
         <source>Write your answer here.</source>
         <translation>在此作答。</translation>
     </message>
