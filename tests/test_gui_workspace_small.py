@@ -145,3 +145,33 @@ def test_the_rating_bar_never_cuts_a_button_off(qtbot, width):
         assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + 8
     summary = bar.summary
     assert summary.height() >= summary.heightForWidth(summary.width())  # wrapped, not cut
+
+
+def test_check_descriptions_come_in_the_ui_language(launch):
+    """Issue 30.5: in a Chinese UI the failing check's property reads in Chinese (the
+    bundled suites' catalogue); its message keeps the numbers the check wrote."""
+    from PySide6.QtCore import QLocale
+
+    from question_db.checks.catalogue import descriptions
+
+    before = QLocale()
+    QLocale.setDefault(QLocale("zh_CN"))
+    try:
+        app = launch()
+        app.window.set_console_available(True)
+        view, page = code_page(app)
+        answer = page.answer
+        chinese = descriptions(page.question.code.check, "zh_CN")["scale_sqrt_dk"]
+        answer.check_button.click()
+        app.window.on_check_finished("001/29", {"checks": [
+            {"name": "scale_sqrt_dk", "passed": False, "required": True, "seconds": 0.1,
+             "description": "scores are scaled by 1/sqrt(d_k)",
+             "message": "d_k=16: scores are multiplied by 0.0625, expected 0.25"}],
+            "error": None})
+        app.wait_idle()
+        shown = answer.results.detail.text()
+        assert chinese in shown and "scores are scaled" not in shown
+        assert "0.0625" in shown and "0.25" in shown
+        assert answer.results.table.topLevelItem(0).toolTip(1) == chinese
+    finally:
+        QLocale.setDefault(before)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import (QFont, QKeySequence, QMouseEvent, QShortcut, QTextCursor,
                            QTextDocument)
 from PySide6.QtWidgets import (
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from question_db.checks.catalogue import descriptions
 from question_db.enums import CHOICE_TYPES, QuestionType
 from question_db.grading import response_answered
 from question_db.model import Question
@@ -513,6 +514,8 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self.editor.setPlainText(self.starter)
         self.editor.textChanged.connect(self._code_changed)
         self.results = CheckResultsView()
+        self.results.set_descriptions(descriptions(
+            question.code.check if question.code is not None else None, QLocale().name()))
         self.results.setMinimumHeight(60)
         self.check_status = self.results.summary
         self.results_splitter = QSplitter(Qt.Orientation.Vertical)

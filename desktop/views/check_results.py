@@ -114,6 +114,16 @@ class CheckResultsView(QWidget):
         # No rows, no table: an empty grid under the summary says nothing.
         self.rows_splitter.hide()
         self.checks: list[dict] = []
+        # check name -> its description in the UI's language (question_db.checks.catalogue)
+        self.descriptions: dict[str, str] = {}
+
+    def set_descriptions(self, descriptions: dict[str, str]) -> None:
+        """The suite's descriptions in the learner's language, where it has them."""
+        self.descriptions = dict(descriptions)
+
+    def description_of(self, check: dict) -> str:
+        return self.descriptions.get(str(check.get("name", "")),
+                                     str(check.get("description") or ""))
 
     def _no_rows(self) -> None:
         self.table.clear()
@@ -130,8 +140,8 @@ class CheckResultsView(QWidget):
             return
         message = strip_ansi(str(check.get("message") or ""))
         lines = [f"<b>{mark_of(check)} {html.escape(str(check.get('name', '')))}</b>"]
-        if check.get("description"):
-            lines.append(f"<i>{html.escape(str(check['description']))}</i>")
+        if self.description_of(check):
+            lines.append(f"<i>{html.escape(self.description_of(check))}</i>")
         if message:
             lines.append(html.escape(message).replace("\n", "<br/>"))
         for key, value in (check.get("details") or {}).items():
@@ -195,8 +205,8 @@ class CheckResultsView(QWidget):
         item.setText(2, message.splitlines()[0] if message else "")
         item.setText(3, f"{float(check.get('seconds', 0) or 0):.2f} s")
         item.setToolTip(2, message)
-        if check.get("description"):
-            item.setToolTip(1, str(check["description"]))
+        if self.description_of(check):
+            item.setToolTip(1, self.description_of(check))
         item.setData(0, Qt.ItemDataRole.UserRole, check)
         details = dict(check.get("details") or {})
         if not with_traceback:
