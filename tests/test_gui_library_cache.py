@@ -38,7 +38,7 @@ def test_the_library_paints_from_the_cache_without_decoding_questions(launch, tm
         meta = app.window.library.cards[paper.id].findChild(QLabel, "paper_meta").text()
         errata = sum(1 for q in paper.questions if q.errata)
         assert meta.startswith(f"{len(paper.questions)} questions · "), meta
-        assert f"· {errata} corrected or void" in meta
+        assert f"· {errata} with errata" in meta
     card = app.window.library.cards["000"].findChild(QLabel, "paper_meta").text()
     assert "125 (108 scored: void questions are not) points" in card
     assert app.window.bank == fresh  # the questions, once asked for, are the parsed ones

@@ -52,6 +52,12 @@ def test_show_answer_then_rate_with_keys_until_the_summary(launch, tmp_path):
     app.qtbot.keyClick(view, Qt.Key.Key_1)  # Again: back in a minute, learn-ahead now
     app.wait_idle()
     assert view.card is not None and view.card.question.id == "000/2"  # learning, ahead
+    # the header counts cards shown and left, with no denominator that grows when an
+    # Again brings a card back (issue 30.7); it names the card's paper
+    title = view.page.title.text()
+    assert "card 3 · " in title and " left today" in title and "/" not in title.split(
+        "card 3")[1].split(")")[0]
+    assert bundled_bank().paper("000").title in title
     app.qtbot.keyClick(view, Qt.Key.Key_Space)
     app.qtbot.keyClick(view, Qt.Key.Key_4)  # Easy
     app.wait_idle()

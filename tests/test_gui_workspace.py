@@ -551,6 +551,9 @@ def test_traditional_question_script_is_display_only_and_keeps_every_word(launch
         app.wait_idle()
         assert "Correct" in page.verdict.text()
         assert "<code>數據並行度</code>" in page.key.text()
+        # the answer sheet's headings read in the same script (issue 30.7)
+        headings = [g.title for g in view.navigator.groups]
+        assert "一、單選題" in headings and "一、单选题" not in headings
     finally:
         set_question_script("hans")
 

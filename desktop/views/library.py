@@ -89,12 +89,16 @@ class PaperCard(QFrame):
             # printed with points the exam cannot score.
             points = self.tr("%1 (%2 scored: void questions are not)").replace(
                 "%1", points).replace("%2", format_points(paper.scorable_points))
-        meta = WrappedLabel(self.tr("%1 questions · %2 points · %3 min · %4 corrected or void")
+        # "28 corrected or void" read as jargon (issue 30.7): say errata, explain on hover
+        meta = WrappedLabel(self.tr("%1 questions · %2 points · %3 min · %4 with errata")
                             .replace("%1", str(len(paper.questions)))
                             .replace("%2", points)
                             .replace("%3", str(paper.duration_minutes))
                             .replace("%4", str(errata)))
         meta.setObjectName("paper_meta")
+        meta.setToolTip(self.tr("Errata: questions whose printed key, wording or explanation "
+                                "was wrong and is corrected here (you see both keys), or "
+                                "that have no correct answer at all (void: not scored)"))
         muted = meta.palette()  # a palette, not a style sheet: cheaper to polish and paint
         muted.setColor(QPalette.ColorRole.WindowText, theme().color(Role.MUTED))
         meta.setPalette(muted)

@@ -23,6 +23,7 @@ from question_db.enums import Mark
 from question_db.model import Paper, Question
 
 from ..theme import Role, theme
+from .question_script import shown
 from .translation import tr
 
 __all__ = ["Navigator", "NavigatorGroup", "navigator_groups", "cell_labels",
@@ -112,8 +113,9 @@ def navigator_groups(questions: Sequence[Question], papers: dict[str, Paper]
         section = paper.section_of(q) if paper is not None else None
         key = (q.paper_id, section.title if section else "")
         if key != last_key:
-            parts = ([paper.title if paper else q.paper_id] if several else []) + (
-                [section.title] if section else [])
+            # in the script the learner reads (繁體 too), like the questions themselves
+            parts = ([shown(paper.title) if paper else q.paper_id] if several else []) + (
+                [shown(section.title)] if section else [])
             groups.append((" · ".join(parts) or tr("All questions"), []))
             last_key = key
         groups[-1][1].append(i)

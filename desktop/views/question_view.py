@@ -253,7 +253,8 @@ class QuestionView(QWidget):
     the page's width)."""
 
     def __init__(self, question: Question, section: Section | None, *, index: int,
-                 total: int, paper_title: str = "", parent: QWidget | None = None) -> None:
+                 total: int, paper_title: str = "", position: str = "",
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.question = question
         self.revealed = False
@@ -288,7 +289,7 @@ class QuestionView(QWidget):
         points = tr("points")  # not inside the f-string, where lupdate cannot see it
         self.title = rich_label(
             f"<b>{where}{number}</b> "
-            f"<span style='color:{css(Role.MUTED)}'>({index + 1}/{total}) · "
+            f"<span style='color:{css(Role.MUTED)}'>({position or f'{index + 1}/{total}'}) · "
             f"{type_label(question.type)} · "
             f"{format_points(question.points)} {points}</span>", name="question_title")
         header.addWidget(self.title, 1)

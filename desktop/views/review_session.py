@@ -147,8 +147,13 @@ class ReviewView(Screen):
         q = card.question
         paper = self.bank.paper(q.paper_id)
         left = card.remaining.new + card.remaining.learning + card.remaining.review
+        # "card 3 · 12 left today", not 3/15: the cards still due change as they are rated (an
+        # Again comes back, a new card joins), and a denominator that grew read as wrong.
+        position = self.tr("card %1 · %2 left today").replace("%1", str(self.reviewed + 1)) \
+            .replace("%2", str(left))
         self.page = QuestionView(q, paper.section_of(q), index=self.reviewed,
-                                 total=self.reviewed + max(left, 1), paper_title=paper.title)
+                                 total=self.reviewed + max(left, 1), paper_title=paper.title,
+                                 position=position)
         self.page.setObjectName("review_card")
         self.page.answer.set_locked(True)
         # The front is the question: options are part of it; an empty editor is not.

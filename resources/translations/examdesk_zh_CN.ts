@@ -80,7 +80,7 @@
     <message>
         <location filename="../../desktop/views/problem_text.py" line="25"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
-        <location filename="../../desktop/views/question_view.py" line="288"/>
+        <location filename="../../desktop/views/question_view.py" line="289"/>
         <location filename="../../desktop/views/report.py" line="277"/>
         <source>points</source>
         <translation>分</translation>
@@ -177,183 +177,183 @@
         <translation>原卷答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="52"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
         <source>unanswered</source>
         <translation>未作答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="52"/>
+        <location filename="../../desktop/views/navigator.py" line="53"/>
         <source>answered, not submitted</source>
         <translation>已作答，未提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="53"/>
-        <location filename="../../desktop/views/navigator.py" line="61"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>right</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="53"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
         <source>partly right</source>
         <translation>部分正确</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="53"/>
-        <location filename="../../desktop/views/navigator.py" line="62"/>
+        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>wrong</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="54"/>
+        <location filename="../../desktop/views/navigator.py" line="55"/>
         <source>pending (self-marks or checks)</source>
         <translation>待评（需自评或运行检查）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <location filename="../../desktop/views/navigator.py" line="56"/>
         <source>void (not scored)</source>
         <translation>作废（不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="55"/>
+        <location filename="../../desktop/views/navigator.py" line="56"/>
         <source>answer shown</source>
         <translation>已看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="56"/>
-        <location filename="../../desktop/views/navigator.py" line="64"/>
+        <location filename="../../desktop/views/navigator.py" line="57"/>
+        <location filename="../../desktop/views/navigator.py" line="65"/>
         <source>recited</source>
         <translation>已背</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="61"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>to do</source>
         <translation>未答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="61"/>
+        <location filename="../../desktop/views/navigator.py" line="62"/>
         <source>draft</source>
         <translation>未提交</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="62"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>partly</source>
         <translation>部分对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="62"/>
+        <location filename="../../desktop/views/navigator.py" line="63"/>
         <source>pending</source>
         <translation>待评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
         <location filename="../../desktop/views/search_dialog.py" line="46"/>
         <source>void</source>
         <translation>作废</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="63"/>
+        <location filename="../../desktop/views/navigator.py" line="64"/>
         <source>shown</source>
         <translation>已看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="76"/>
-        <location filename="../../desktop/views/navigator.py" line="386"/>
+        <location filename="../../desktop/views/navigator.py" line="77"/>
+        <location filename="../../desktop/views/navigator.py" line="388"/>
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="117"/>
-        <location filename="../../desktop/views/navigator.py" line="122"/>
+        <location filename="../../desktop/views/navigator.py" line="119"/>
+        <location filename="../../desktop/views/navigator.py" line="124"/>
         <source>All questions</source>
         <translation>全部题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="121"/>
+        <location filename="../../desktop/views/navigator.py" line="123"/>
         <source>%1 questions from %2 papers</source>
         <translation>来自 %2 份试卷的 %1 道题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/navigator.py" line="383"/>
-        <location filename="../../desktop/views/question_view.py" line="287"/>
+        <location filename="../../desktop/views/navigator.py" line="385"/>
+        <location filename="../../desktop/views/question_view.py" line="288"/>
         <location filename="../../desktop/views/report.py" line="299"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="295"/>
+        <location filename="../../desktop/views/question_view.py" line="296"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="307"/>
+        <location filename="../../desktop/views/question_view.py" line="308"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="312"/>
+        <location filename="../../desktop/views/question_view.py" line="313"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="315"/>
+        <location filename="../../desktop/views/question_view.py" line="316"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="382"/>
+        <location filename="../../desktop/views/question_view.py" line="383"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="384"/>
+        <location filename="../../desktop/views/question_view.py" line="385"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="415"/>
+        <location filename="../../desktop/views/question_view.py" line="416"/>
         <source>Problem</source>
         <translation>题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="417"/>
+        <location filename="../../desktop/views/question_view.py" line="418"/>
         <source>Hide the problem: the editor gets the whole width (Ctrl+Shift+P)</source>
         <translation>收起题目：编辑器占满整个宽度（Ctrl+Shift+P）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="418"/>
+        <location filename="../../desktop/views/question_view.py" line="419"/>
         <source>Show the problem beside the editor (Ctrl+Shift+P)</source>
         <translation>在编辑器旁显示题目（Ctrl+Shift+P）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="491"/>
+        <location filename="../../desktop/views/question_view.py" line="492"/>
         <location filename="../../desktop/views/report.py" line="101"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="454"/>
-        <location filename="../../desktop/views/question_view.py" line="463"/>
-        <location filename="../../desktop/views/question_view.py" line="465"/>
+        <location filename="../../desktop/views/question_view.py" line="455"/>
+        <location filename="../../desktop/views/question_view.py" line="464"/>
+        <location filename="../../desktop/views/question_view.py" line="466"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="455"/>
+        <location filename="../../desktop/views/question_view.py" line="456"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="457"/>
+        <location filename="../../desktop/views/question_view.py" line="458"/>
         <location filename="../../desktop/views/report.py" line="130"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="469"/>
+        <location filename="../../desktop/views/question_view.py" line="470"/>
         <location filename="../../desktop/views/report.py" line="144"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -1134,47 +1134,47 @@
         <translation>返回题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="180"/>
+        <location filename="../../desktop/views/review_session.py" line="185"/>
         <source>new %1</source>
         <translation>新题 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="182"/>
+        <location filename="../../desktop/views/review_session.py" line="187"/>
         <source>learning %1</source>
         <translation>学习中 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="184"/>
+        <location filename="../../desktop/views/review_session.py" line="189"/>
         <source>review %1</source>
         <translation>复习 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="240"/>
+        <location filename="../../desktop/views/review_session.py" line="245"/>
         <source>Finishing…</source>
         <translation>正在结束…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="254"/>
+        <location filename="../../desktop/views/review_session.py" line="259"/>
         <source>Nothing to review today</source>
         <translation>今天没有要复习的题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="255"/>
+        <location filename="../../desktop/views/review_session.py" line="260"/>
         <source>No card is due and no new card is left within today&apos;s limit (File ▸ Settings). Come back tomorrow, or practise a paper.</source>
         <translation>没有到期的题目，今日新题也已达上限（文件 ▸ 设置）。明天再来，或者先练一份试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="263"/>
+        <location filename="../../desktop/views/review_session.py" line="268"/>
         <source>Done for today</source>
         <translation>今日复习完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="264"/>
+        <location filename="../../desktop/views/review_session.py" line="269"/>
         <source>%1 card(s) reviewed, %2 of them new</source>
         <translation>已复习 %1 题，其中新题 %2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/review_session.py" line="267"/>
+        <location filename="../../desktop/views/review_session.py" line="272"/>
         <source>%1 rating(s) in %2 min</source>
         <translation>共评分 %1 次，用时 %2 分钟</translation>
     </message>
@@ -2825,67 +2825,67 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="372"/>
+        <location filename="../../desktop/views/library.py" line="376"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="375"/>
+        <location filename="../../desktop/views/library.py" line="379"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="378"/>
+        <location filename="../../desktop/views/library.py" line="382"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="381"/>
+        <location filename="../../desktop/views/library.py" line="385"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="384"/>
+        <location filename="../../desktop/views/library.py" line="388"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="387"/>
+        <location filename="../../desktop/views/library.py" line="391"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="390"/>
+        <location filename="../../desktop/views/library.py" line="394"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="397"/>
+        <location filename="../../desktop/views/library.py" line="401"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="431"/>
+        <location filename="../../desktop/views/library.py" line="435"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="435"/>
+        <location filename="../../desktop/views/library.py" line="439"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="543"/>
+        <location filename="../../desktop/views/library.py" line="547"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="544"/>
+        <location filename="../../desktop/views/library.py" line="548"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="545"/>
+        <location filename="../../desktop/views/library.py" line="549"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
@@ -3196,37 +3196,37 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MockExamsCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="244"/>
+        <location filename="../../desktop/views/library.py" line="248"/>
         <source>Mock exams (组卷)</source>
         <translation>组卷模考</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="254"/>
+        <location filename="../../desktop/views/library.py" line="258"/>
         <source>New mock exam…</source>
         <translation>新建组卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="257"/>
+        <location filename="../../desktop/views/library.py" line="261"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="263"/>
+        <location filename="../../desktop/views/library.py" line="267"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="288"/>
+        <location filename="../../desktop/views/library.py" line="292"/>
         <source>%1 taken</source>
         <translation>已考 %1 次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="291"/>
+        <location filename="../../desktop/views/library.py" line="295"/>
         <source>last: %1, %2 of %3 points</source>
         <translation>最近：%1，%2 / %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="295"/>
+        <location filename="../../desktop/views/library.py" line="299"/>
         <source>%1 under way</source>
         <translation>%1 进行中</translation>
     </message>
@@ -3275,89 +3275,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="92"/>
-        <source>%1 questions · %2 points · %3 min · %4 corrected or void</source>
-        <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题已勘误或作废</translation>
+        <location filename="../../desktop/views/library.py" line="93"/>
+        <source>%1 questions · %2 points · %3 min · %4 with errata</source>
+        <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题有勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="102"/>
-        <location filename="../../desktop/views/library.py" line="201"/>
+        <location filename="../../desktop/views/library.py" line="99"/>
+        <source>Errata: questions whose printed key, wording or explanation was wrong and is corrected here (you see both keys), or that have no correct answer at all (void: not scored)</source>
+        <translation>勘误：原卷答案、题干或解析有误、已在此更正的题（两个答案都会显示），以及根本没有正确答案的题（作废：不计分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/library.py" line="106"/>
+        <location filename="../../desktop/views/library.py" line="205"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="114"/>
+        <location filename="../../desktop/views/library.py" line="118"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="122"/>
+        <location filename="../../desktop/views/library.py" line="126"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="124"/>
+        <location filename="../../desktop/views/library.py" line="128"/>
         <source>Key, explanation and errata at once; say whether you knew each one</source>
         <translation>直接显示答案、解析和勘误；逐题说明你是否记得</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="127"/>
-        <location filename="../../desktop/views/library.py" line="217"/>
+        <location filename="../../desktop/views/library.py" line="131"/>
+        <location filename="../../desktop/views/library.py" line="221"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="132"/>
+        <location filename="../../desktop/views/library.py" line="136"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="167"/>
+        <location filename="../../desktop/views/library.py" line="171"/>
         <source>Practice: %1 of %2 answered</source>
         <translation>练习：已答 %1/%2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="169"/>
+        <location filename="../../desktop/views/library.py" line="173"/>
         <source>%1 right</source>
         <translation>对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="171"/>
+        <location filename="../../desktop/views/library.py" line="175"/>
         <source>%1 partly</source>
         <translation>部分对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="173"/>
+        <location filename="../../desktop/views/library.py" line="177"/>
         <source>%1 wrong</source>
         <translation>错 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="175"/>
+        <location filename="../../desktop/views/library.py" line="179"/>
         <source>%1 shown or recited</source>
         <translation>看答案或背题 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="181"/>
+        <location filename="../../desktop/views/library.py" line="185"/>
         <source>Continue at question %1</source>
         <translation>从第 %1 题继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="195"/>
+        <location filename="../../desktop/views/library.py" line="199"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="206"/>
+        <location filename="../../desktop/views/library.py" line="210"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="208"/>
+        <location filename="../../desktop/views/library.py" line="212"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="214"/>
+        <location filename="../../desktop/views/library.py" line="218"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3697,6 +3702,14 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <location filename="../../desktop/views/report.py" line="190"/>
         <source>Missed in %1</source>
         <translation>%1 错题</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="152"/>
+        <source>card %1 · %2 left today</source>
+        <translation>第 %1 张 · 今天还剩 %2 张</translation>
     </message>
 </context>
 <context>
