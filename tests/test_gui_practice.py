@@ -5,7 +5,7 @@ import time
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLineEdit, QWidget
 
 from desktop.views.paper_session import DRAFT_DELAY_MS
 from desktop.views.practice import PracticeView
@@ -295,3 +295,23 @@ def test_space_after_a_menu_closed_with_esc_reaches_the_question(launch):
     app.qtbot.wait(50)
     assert QApplication.activePopupWidget() is None  # no menu opened again
     assert view.response(view.current).picked == ()  # Space toggled A off
+
+
+def test_zoom_scales_the_errata_box_with_the_rest_of_the_page(launch):
+    """Issue 30.7: Ctrl+= grew the stem and the explanation but not the errata box (a style
+    sheet on it kept its text at the old size)."""
+    app = launch()
+    view = open_practice(app)
+    view.go_to(index_of(view, 5))  # 000/5: corrected, with its errata box
+    view.show_answer()
+    app.wait_idle()
+    page = view.current_page()
+    texts = [page.stem, page.explanation, page.errata,
+             page.errata.findChild(QWidget, "errata_reason")]
+    before = [w.font().pointSizeF() for w in texts]
+    assert len(set(before)) == 1
+    app.window.set_zoom(app.window.zoom + 3)
+    app.wait_idle()
+    after = [w.font().pointSizeF() for w in texts]
+    assert after == [before[0] + 3] * len(texts)
+    app.window.set_zoom(0)

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 import shiboken6
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QPainter, QPalette, QPen, QShortcut
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QScrollBar, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -25,7 +25,7 @@ from .flow_text import FlowText
 from .points import format_points
 from .question_script import shown
 from .translation import tr
-from ..theme import Role, css
+from ..theme import Role, css, theme
 
 VERDICT_ROLES = {CORRECT: Role.OK, PARTIAL: Role.WARNING, WRONG: Role.ERROR,
                  UNANSWERED: Role.MUTED, PENDING: Role.INFO, VOID: Role.MUTED}
@@ -199,10 +199,10 @@ class ErrataBox(QFrame):
                  flow: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("errata_box")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("#errata_box { background: %s; border: 1px solid %s; "
-                           "border-radius: 6px; }" % (css(Role.WARNING_BG),
-                                                      css(Role.WARNING_BORDER)))
+        # Painted here, not by a style sheet: under one, the box's text kept its size when
+        # the learner zoomed (Ctrl+=) while the rest of the page grew (issue 30.7).
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setContentsMargins(1, 1, 1, 1)
         layout = QVBoxLayout(self)
         status_text = {
             "corrected": tr("Errata: the source paper's key was wrong and has been corrected"),
@@ -235,6 +235,14 @@ class ErrataBox(QFrame):
                                         name="errata_seed_key", flow=flow))
         layout.addWidget(rich_label(markdown_to_html(shown(question.errata)),
                                     name="errata_reason", flow=flow))
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(theme().color(Role.WARNING_BORDER), 1))
+        painter.setBrush(theme().color(Role.WARNING_BG))
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.end()
 
 
 class QuestionView(QWidget):
@@ -294,7 +302,12 @@ class QuestionView(QWidget):
             f"{format_points(question.points)} {points}</span>", name="question_title")
         header.addWidget(self.title, 1)
         self.flag_label = QLabel("⚑ " + tr("Flagged"))
-        self.flag_label.setStyleSheet(f"color: {css(Role.FLAG)}; font-weight: bold")
+        flag_font = self.flag_label.font()  # a palette, not a style sheet: it zooms
+        flag_font.setBold(True)
+        self.flag_label.setFont(flag_font)
+        flag_palette = self.flag_label.palette()
+        flag_palette.setColor(QPalette.ColorRole.WindowText, theme().color(Role.FLAG))
+        self.flag_label.setPalette(flag_palette)
         self.flag_label.hide()
         header.addWidget(self.flag_label)
         layout.addLayout(header)
