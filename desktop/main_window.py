@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the actions are imported by the store thread, after the fir
 ZOOM_RANGE = (-4, 12)
 SEARCH_REFRESH_DELAY_MS = 1500  # after the bank is on screen: start-up has finished by then
 OTHER_KIND = "other"  # console_placement.OTHER (that module is imported with the console)
+GEOMETRY_SAVE_MS = 1000  # after the last move or resize
 
 
 @functools.cache
@@ -822,6 +823,32 @@ class MainWindow(QMainWindow):
                                       | QMessageBox.StandardButton.No,
                                       QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._geometry_changed()
+
+    def moveEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().moveEvent(event)
+        self._geometry_changed()
+
+    def _geometry_changed(self) -> None:
+        """The window's size and place reach the settings file a second after the learner
+        stops moving it, not only at a clean close: after a kill (or a crash, a power cut)
+        the next launch opens as it was (issue 30.7)."""
+        if not self.isVisible():
+            return
+        timer = getattr(self, "_geometry_timer", None)
+        if timer is None:
+            timer = self._geometry_timer = QTimer(self)
+            timer.setSingleShot(True)
+            timer.setInterval(GEOMETRY_SAVE_MS)
+            timer.timeout.connect(self._save_geometry)
+        timer.start()
+
+    def _save_geometry(self) -> None:
+        self.settings.setValue(Keys.WINDOW_GEOMETRY, self.saveGeometry())
+        self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         """Save drafts (an exam keeps its wall-clock deadline) and the window settings.

@@ -24,7 +24,7 @@ from desktop.views.answer_widgets import (
     make_answer_widget,
 )
 from desktop.views.code_editor import CodeEditor
-from gui_fixtures import bundled_bank, no_leaked_qt_objects  # noqa: F401
+from gui_fixtures import bundled_bank, launch, no_leaked_qt_objects  # noqa: F401
 from question_db.grading import grade_answer, response_answered
 from question_db.responses import BlanksResponse, ChoiceResponse
 from question_db.store_worker import StoreWorker
@@ -363,3 +363,25 @@ def test_the_kernel_chooser_names_the_apps_kernel_in_chinese(qapp, qtbot, tmp_pa
         chooser.load()
         assert chooser.itemText(0).startswith("examdesk（当前 Python，3.")
         assert chooser.itemText(chooser.count() - 1) != "Connect to existing kernel…"
+
+
+def test_the_window_size_reaches_the_settings_file_without_a_clean_close(launch, tmp_path):
+    """Issue 30.7: the size was saved only at a clean close; after a kill the next launch
+    opened at the default size. A second after a resize it is in the file on disk."""
+    from PySide6.QtCore import QSettings
+
+    from desktop.config import Keys
+    from desktop.main_window import GEOMETRY_SAVE_MS
+
+    app = launch()
+    app.window.resize(1111, 666)
+    app.qtbot.wait(GEOMETRY_SAVE_MS + 300)
+    on_disk = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    saved = on_disk.value(Keys.WINDOW_GEOMETRY)  # what a killed process leaves
+    assert saved is not None and bytes(saved) == bytes(app.window.saveGeometry())
+    app.window.resize(900, 600)  # and again, a second later, the new size
+    app.qtbot.wait(GEOMETRY_SAVE_MS + 300)
+    on_disk.sync()
+    again = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    assert bytes(again.value(Keys.WINDOW_GEOMETRY)) == bytes(app.window.saveGeometry()) \
+        != bytes(saved)
