@@ -40,6 +40,7 @@ from question_db.store_worker import StoreWorker, progress_worker
 from .config import Keys, Options, first_launch_language, name_application, parse_args, \
     ui_language
 from .crash_reporting import install_crash_reporting
+from .relaunch import RESTART_PROPERTY, relaunch
 from .theme import THEME_CHOICES, apply_theme_choice
 from .db import DbOps
 from .idle_gc import IdleCollector, resume_after_startup
@@ -379,6 +380,8 @@ def run(options: Options, qt_args: list[str],
             running.shutdown()
         finally:
             instance.release()
+        if app.property(RESTART_PROPERTY):  # the learner chose another UI language
+            relaunch(sys.argv[1:])
     finally:
         if prelaunched is not None:
             prelaunched.discard()  # no-op once the console adopted it

@@ -385,3 +385,47 @@ def test_the_window_size_reaches_the_settings_file_without_a_clean_close(launch,
     again = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     assert bytes(again.value(Keys.WINDOW_GEOMETRY)) == bytes(app.window.saveGeometry()) \
         != bytes(saved)
+
+
+def test_choosing_another_language_offers_a_restart_that_keeps_everything(launch, qtbot,
+                                                                          monkeypatch):
+    """Issue 30.7: Chinese needed a restart the learner had to do by hand. Saving another
+    interface language offers Restart now: the window closes the normal way (drafts saved,
+    an exam keeps its clock) and examdesk starts again without a --lang that would force
+    the old language."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.config import CHINESE
+    from desktop.relaunch import RESTART_PROPERTY, relaunch_args
+
+    app = launch()
+    dialog = app.window.open_settings()
+    dialog.language.setCurrentIndex(dialog.language.findData(CHINESE))
+    seen = []
+
+    def answer() -> None:
+        box = next(b for b in app.window.findChildren(QMessageBox)
+                   if b.objectName() == "restart_offer" and b.isVisible())
+        seen.append(box.text())
+        restart = next(b for b in box.buttons()
+                       if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole)
+        restart.click()
+
+    QTimer.singleShot(50, answer)
+    try:
+        dialog.accept()
+        assert seen and "Restart now?" in seen[0]
+        assert qapp_property(RESTART_PROPERTY) and not app.window.isVisible()
+    finally:
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.instance().setProperty(RESTART_PROPERTY, False)
+    assert relaunch_args(["--lang", "en", "--data-dir", "/d", "--lang=zh_CN", "-x"]) == [
+        "--data-dir", "/d", "-x"]
+
+
+def qapp_property(name: str):
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance().property(name)

@@ -24,6 +24,26 @@ from .translation import tr
 LANGUAGES = ((ENGLISH, "English"), (CHINESE, "简体中文"))
 
 
+def offer_restart(window: QWidget) -> None:
+    """The new language comes with a restart: now (everything is saved first, an exam keeps
+    its clock) or at the next start."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from ..relaunch import RESTART_PROPERTY
+
+    box = QMessageBox(QMessageBox.Icon.Question, tr("Interface language"),
+                      tr("The new language is used when examdesk starts again. Restart now? "
+                         "Everything you did is saved first."), parent=window)
+    box.setObjectName("restart_offer")
+    now = box.addButton(tr("Restart now"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(tr("Later"), QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    if box.clickedButton() is now:
+        QApplication.instance().setProperty(RESTART_PROPERTY, True)
+        window.close()
+    box.deleteLater()
+
+
 def offer_language(settings: QSettings, parent: QWidget) -> QMessageBox:
     """Once, after the first window of a first launch: English or 简体中文 (non-blocking)."""
     box = QMessageBox(QMessageBox.Icon.Question, "examdesk",
@@ -67,7 +87,8 @@ class SettingsDialog(QDialog):
         current = ui_language(settings) or ENGLISH
         self.language.setCurrentIndex(max(0, self.language.findData(current)))
         form.addRow(tr("Interface language"), self.language)
-        form.addRow("", _note(tr("Takes effect when examdesk starts again.")))
+        form.addRow("", _note(tr("Takes effect when examdesk starts again (it offers to "
+                                 "restart now).")))
         self.script = QComboBox()
         self.script.setObjectName("question_script")
         self.script.addItem(tr("Simplified Chinese (as the papers are written)"), SIMPLIFIED)
@@ -116,6 +137,8 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
 
     def accept(self) -> None:
+        language_changed = self.language.currentData() != (ui_language(self.settings)
+                                                            or ENGLISH)
         self.settings.setValue(Keys.UI_LANGUAGE, self.language.currentData())
         self.settings.setValue(Keys.QUESTION_SCRIPT, self.script.currentData())
         self.settings.sync()
@@ -134,7 +157,10 @@ class SettingsDialog(QDialog):
 
             self.db.run(study.set_study_settings, new_per_day=chosen[0],
                         reviews_per_day=chosen[1], graduate_after=chosen[2])
-        super().accept()
+        window = self.parentWidget().window() if self.parentWidget() else None
+        super().accept()  # the dialog may be deleted from here on
+        if language_changed and window is not None:
+            offer_restart(window)
 
     def _study_loaded(self, loaded) -> None:
         self.study_loaded = loaded

@@ -80,7 +80,7 @@
     <message>
         <location filename="../../desktop/views/problem_text.py" line="25"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
-        <location filename="../../desktop/views/question_view.py" line="289"/>
+        <location filename="../../desktop/views/question_view.py" line="297"/>
         <location filename="../../desktop/views/report.py" line="277"/>
         <source>points</source>
         <translation>分</translation>
@@ -274,86 +274,86 @@
     </message>
     <message>
         <location filename="../../desktop/views/navigator.py" line="385"/>
-        <location filename="../../desktop/views/question_view.py" line="288"/>
+        <location filename="../../desktop/views/question_view.py" line="296"/>
         <location filename="../../desktop/views/report.py" line="299"/>
         <location filename="../../desktop/views/search_dialog.py" line="296"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="296"/>
+        <location filename="../../desktop/views/question_view.py" line="304"/>
         <source>Flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="308"/>
+        <location filename="../../desktop/views/question_view.py" line="321"/>
         <source>This question is void (no correct answer): it is shown for study and is not scored.</source>
         <translation>本题作废（没有正确答案）：仅供学习，不计分。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="313"/>
+        <location filename="../../desktop/views/question_view.py" line="326"/>
         <source>Unverified: imported from a source nobody has checked yet; the key is the one the source printed.</source>
         <translation>未核实：本题导入自尚无人核对的来源，答案即原卷所给答案。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="316"/>
+        <location filename="../../desktop/views/question_view.py" line="329"/>
         <source>%1 place(s) were flagged for review when it was imported.</source>
         <translation>导入时有 %1 处被标记为待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="383"/>
+        <location filename="../../desktop/views/question_view.py" line="396"/>
         <source>Verify in console</source>
         <translation>在控制台验证</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="385"/>
+        <location filename="../../desktop/views/question_view.py" line="398"/>
         <source>Runs a snippet that reproduces the key&apos;s figures with torch (needs the console).</source>
         <translation>运行一段代码，用 torch 重新算出答案中的数值（需要控制台）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="416"/>
+        <location filename="../../desktop/views/question_view.py" line="429"/>
         <source>Problem</source>
         <translation>题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="418"/>
+        <location filename="../../desktop/views/question_view.py" line="431"/>
         <source>Hide the problem: the editor gets the whole width (Ctrl+Shift+P)</source>
         <translation>收起题目：编辑器占满整个宽度（Ctrl+Shift+P）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="419"/>
+        <location filename="../../desktop/views/question_view.py" line="432"/>
         <source>Show the problem beside the editor (Ctrl+Shift+P)</source>
         <translation>在编辑器旁显示题目（Ctrl+Shift+P）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="492"/>
+        <location filename="../../desktop/views/question_view.py" line="505"/>
         <location filename="../../desktop/views/report.py" line="101"/>
         <location filename="../../desktop/views/report.py" line="124"/>
         <source>Reference answer</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="455"/>
-        <location filename="../../desktop/views/question_view.py" line="464"/>
-        <location filename="../../desktop/views/question_view.py" line="466"/>
+        <location filename="../../desktop/views/question_view.py" line="468"/>
+        <location filename="../../desktop/views/question_view.py" line="477"/>
+        <location filename="../../desktop/views/question_view.py" line="479"/>
         <location filename="../../desktop/views/report.py" line="127"/>
         <location filename="../../desktop/views/report.py" line="133"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="456"/>
+        <location filename="../../desktop/views/question_view.py" line="469"/>
         <source>Worked solution</source>
         <translation>详细解答</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="458"/>
+        <location filename="../../desktop/views/question_view.py" line="471"/>
         <location filename="../../desktop/views/report.py" line="130"/>
         <source>Reference solution</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/question_view.py" line="470"/>
+        <location filename="../../desktop/views/question_view.py" line="483"/>
         <location filename="../../desktop/views/report.py" line="144"/>
         <source>Explanation</source>
         <translation>解析</translation>
@@ -992,82 +992,98 @@
         <translation>闭卷考试：交卷后才能使用控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="59"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="69"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="34"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="89"/>
         <source>Interface language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="70"/>
-        <source>Takes effect when examdesk starts again.</source>
-        <translation>重新启动 examdesk 后生效。</translation>
+        <location filename="../../desktop/views/settings_dialog.py" line="35"/>
+        <source>The new language is used when examdesk starts again. Restart now? Everything you did is saved first.</source>
+        <translation>新的界面语言在 examdesk 重新启动后生效。现在重启吗？你所做的一切会先保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="73"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="38"/>
+        <source>Restart now</source>
+        <translation>立即重启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="39"/>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="90"/>
+        <source>Takes effect when examdesk starts again (it offers to restart now).</source>
+        <translation>在 examdesk 重新启动后生效（保存时可立即重启）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/settings_dialog.py" line="94"/>
         <source>Simplified Chinese (as the papers are written)</source>
         <translation>简体中文（与试卷原文一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="74"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="95"/>
         <source>Traditional Chinese (Taiwan characters, OpenCC s2tw)</source>
         <translation>繁体中文（台湾字形，OpenCC s2tw）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="78"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="99"/>
         <source>Questions shown in</source>
         <translation>题目显示为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="79"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="100"/>
         <source>Display only: answers typed in either script are graded alike. Applies to the questions you open from now on.</source>
         <translation>只影响显示：用简体或繁体作答，判分相同。对此后打开的题目生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="83"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="104"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="83"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="104"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="83"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="104"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="88"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="109"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="95"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="116"/>
         <source>Review and the wrong-answer book</source>
         <translation>复习与错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="97"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="118"/>
         <source>New cards per day</source>
         <translation>每日新题数</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="98"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="119"/>
         <source>Reviews per day</source>
         <translation>每日复习数</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="99"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="120"/>
         <source>Leaves the wrong-answer book after</source>
         <translation>移出错题本需连续答对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/settings_dialog.py" line="100"/>
+        <location filename="../../desktop/views/settings_dialog.py" line="121"/>
         <source>right answers in a row (it can be put back by hand). The daily limits apply to the review session (Due today).</source>
         <translation>次（移出后可手动放回）。每日上限适用于复习模式（今日复习）。</translation>
     </message>
@@ -1858,12 +1874,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="270"/>
+        <location filename="../../desktop/app.py" line="271"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="314"/>
+        <location filename="../../desktop/app.py" line="315"/>
         <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
         <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
@@ -2893,219 +2909,219 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="147"/>
+        <location filename="../../desktop/main_window.py" line="148"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="148"/>
+        <location filename="../../desktop/main_window.py" line="149"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="154"/>
+        <location filename="../../desktop/main_window.py" line="155"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="156"/>
+        <location filename="../../desktop/main_window.py" line="157"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="158"/>
+        <location filename="../../desktop/main_window.py" line="159"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="160"/>
+        <location filename="../../desktop/main_window.py" line="161"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="161"/>
+        <location filename="../../desktop/main_window.py" line="162"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="168"/>
+        <location filename="../../desktop/main_window.py" line="169"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="175"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="182"/>
+        <location filename="../../desktop/main_window.py" line="183"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="184"/>
+        <location filename="../../desktop/main_window.py" line="185"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="186"/>
+        <location filename="../../desktop/main_window.py" line="187"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="188"/>
+        <location filename="../../desktop/main_window.py" line="189"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="190"/>
+        <location filename="../../desktop/main_window.py" line="191"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="192"/>
+        <location filename="../../desktop/main_window.py" line="193"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="198"/>
+        <location filename="../../desktop/main_window.py" line="199"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="208"/>
+        <location filename="../../desktop/main_window.py" line="209"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="210"/>
+        <location filename="../../desktop/main_window.py" line="211"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="211"/>
+        <location filename="../../desktop/main_window.py" line="212"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="212"/>
+        <location filename="../../desktop/main_window.py" line="213"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="218"/>
+        <location filename="../../desktop/main_window.py" line="219"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="219"/>
+        <location filename="../../desktop/main_window.py" line="220"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="280"/>
+        <location filename="../../desktop/main_window.py" line="281"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="342"/>
+        <location filename="../../desktop/main_window.py" line="343"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="348"/>
+        <location filename="../../desktop/main_window.py" line="349"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="733"/>
+        <location filename="../../desktop/main_window.py" line="734"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="820"/>
+        <location filename="../../desktop/main_window.py" line="821"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="337"/>
+        <location filename="../../desktop/main_window.py" line="338"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="194"/>
+        <location filename="../../desktop/main_window.py" line="195"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="196"/>
+        <location filename="../../desktop/main_window.py" line="197"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="408"/>
+        <location filename="../../desktop/main_window.py" line="409"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="454"/>
+        <location filename="../../desktop/main_window.py" line="455"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="519"/>
+        <location filename="../../desktop/main_window.py" line="520"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="526"/>
+        <location filename="../../desktop/main_window.py" line="527"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="540"/>
+        <location filename="../../desktop/main_window.py" line="541"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="588"/>
-        <location filename="../../desktop/main_window.py" line="600"/>
+        <location filename="../../desktop/main_window.py" line="589"/>
+        <location filename="../../desktop/main_window.py" line="601"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="685"/>
-        <location filename="../../desktop/main_window.py" line="737"/>
+        <location filename="../../desktop/main_window.py" line="686"/>
+        <location filename="../../desktop/main_window.py" line="738"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="736"/>
+        <location filename="../../desktop/main_window.py" line="737"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="774"/>
+        <location filename="../../desktop/main_window.py" line="775"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="776"/>
+        <location filename="../../desktop/main_window.py" line="777"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="780"/>
+        <location filename="../../desktop/main_window.py" line="781"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="783"/>
+        <location filename="../../desktop/main_window.py" line="784"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
