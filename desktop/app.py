@@ -37,10 +37,9 @@ from question_db.model import Bank
 from question_db.paths import bank_cache_dir, data_dir, installed_paper_roots
 from question_db.store_worker import StoreWorker, progress_worker
 
-from .config import Keys, Options, first_launch_language, name_application, parse_args, \
-    ui_language
+from .config import (RESTART_PROPERTY, Keys, Options, first_launch_language, name_application,
+                     parse_args, ui_language)
 from .crash_reporting import install_crash_reporting
-from .relaunch import RESTART_PROPERTY, relaunch
 from .theme import THEME_CHOICES, apply_theme_choice
 from .db import DbOps
 from .idle_gc import IdleCollector, resume_after_startup
@@ -381,6 +380,8 @@ def run(options: Options, qt_args: list[str],
         finally:
             instance.release()
         if app.property(RESTART_PROPERTY):  # the learner chose another UI language
+            from .relaunch import relaunch  # subprocess: not before the first paint
+
             relaunch(sys.argv[1:])
     finally:
         if prelaunched is not None:

@@ -18,6 +18,9 @@ __all__ = ["ORGANIZATION", "APPLICATION", "Options", "parse_args", "name_applica
 ORGANIZATION = APPLICATION = "examdesk"
 
 
+RESTART_PROPERTY = "examdesk_restart"  # on the QApplication: run() relaunches at exit
+
+
 class Keys:
     """QSettings keys (the learner's window, view and console choices)."""
 

@@ -7,9 +7,9 @@ import os
 import subprocess
 import sys
 
-__all__ = ["RESTART_PROPERTY", "relaunch_args", "relaunch"]
+from .config import RESTART_PROPERTY
 
-RESTART_PROPERTY = "examdesk_restart"  # set on the QApplication: run() relaunches at exit
+__all__ = ["RESTART_PROPERTY", "relaunch_args", "relaunch"]
 
 
 def relaunch_args(argv: list[str]) -> list[str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import secrets
 import shutil
 import stat
 from contextlib import contextmanager
@@ -65,7 +64,9 @@ def new_staging_folder(folder: Path) -> Path:
     makes it 0o700, and the pack folder it becomes kept that whatever the umask.
     """
     for _ in range(100):
-        staging = folder.with_name(f".{folder.name}.{secrets.token_hex(4)}{_STAGING_SUFFIX}")
+        # os.urandom, not secrets: secrets imports hashlib and hmac (~6 ms) before the first
+        # paint (bench launch_to_library; this module is imported at launch)
+        staging = folder.with_name(f".{folder.name}.{os.urandom(4).hex()}{_STAGING_SUFFIX}")
         try:
             staging.mkdir(0o777)
         except FileExistsError:

@@ -113,7 +113,7 @@ def test_a_mock_exam_is_found_again_on_the_library_and_the_dashboard(launch, tmp
     app = launch()
     library = app.window.library
     app.wait_idle()
-    assert not library.mock_card.isVisibleTo(library)  # none taken yet
+    assert library.mock_card is None  # none taken yet: no card
     dialog = app.window.open_mock_exam()
     previewed(app, dialog)
     assert dialog.points["single_choice"].value() == 2  # every 单选题 in the bank: 2 points
@@ -141,7 +141,8 @@ def test_a_mock_exam_is_found_again_on_the_library_and_the_dashboard(launch, tmp
     session_id = report.report.session_id
 
     app.window.go_library()
-    app.qtbot.waitUntil(lambda: library.mock_card.isVisibleTo(library), timeout=5000)
+    app.qtbot.waitUntil(lambda: library.mock_card is not None
+                        and library.mock_card.isVisibleTo(library), timeout=5000)
     card = library.mock_card
     assert "1 taken" in card.summary.text() and "模考 A" in card.summary.text()
     assert "2 of 4 points" in card.summary.text()

@@ -408,8 +408,9 @@ class LibraryView(Screen):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.list_widget = QWidget()
         self.list_layout = QVBoxLayout(self.list_widget)
-        self.mock_card = MockExamsCard(self)  # first: the papers' cards go under it
-        self.list_layout.addWidget(self.mock_card)
+        # Built when the first mock exam shows up in a summary: none before the first paint
+        # (bench launch_to_library), above the papers' cards.
+        self.mock_card: MockExamsCard | None = None
         self.list_layout.addStretch(1)
         scroll.setWidget(self.list_widget)
         layout.addWidget(scroll, 1)
@@ -533,7 +534,11 @@ class LibraryView(Screen):
         self._summary = summary
         for card in self.cards.values():
             self._fill_card(card, summary)
-        self.mock_card.update_records(summary.mock_exams)
+        if summary.mock_exams and self.mock_card is None:
+            self.mock_card = MockExamsCard(self)
+            self.list_layout.insertWidget(0, self.mock_card)
+        if self.mock_card is not None:
+            self.mock_card.update_records(summary.mock_exams)
         self._show_counts(summary.wrong_count, summary.due_count)
 
     @staticmethod

@@ -429,7 +429,8 @@ def choices_and_mocks(app: QApplication, window: MainWindow, db, lang: str,
     exam.submit()
     spin(app, lambda: isinstance(window.screen_view, ReportView))
     window.go_library()
-    spin(app, lambda: window.library.mock_card.isVisible() and db.pending == 0)
+    spin(app, lambda: window.library.mock_card is not None
+         and window.library.mock_card.isVisible() and db.pending == 0)
     at_sizes(app, window, f"library_mock{suffix}", lang)
 
 
