@@ -36,7 +36,7 @@ def test_source_beside_the_question_and_flags_highlighted(view):
     assert view.stem.toPlainText().startswith("在 DiffusionModel 采样阶段")
     assert [view.options.item(r, 1).text() for r in range(4)][0] == "eta=0.0，均匀跳步 stride=20"
     assert "??" in "".join(view.highlighted("stem"))  # the lost-math flag, marked
-    assert "lost_math" in view.flags.item(0).text()
+    assert "lost formula" in view.flags.item(0).text()
     view.select(34)
     assert view.code.isVisible() and not view.options.isVisible()
     assert any("xtorch" in s for s in view.highlighted("code"))
@@ -181,3 +181,27 @@ def test_the_review_says_where_each_key_was_printed(qtbot, tmp_path):
         v.select(number)
         assert v.printed_key.text() == where
         v.shutdown()
+
+
+def test_review_flags_read_as_words_not_identifiers(view):
+    """Issue 30.5: a flag said "no_key [answer]: …"; its kind and field are named in the
+    UI's language, and every kind the importers raise has a name."""
+    import re as regex
+
+    from desktop.views.problem_text import flag_names
+
+    core = Path(__file__).resolve().parents[1] / "question_db"
+    kinds = set()
+    for source in core.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        kinds |= set(regex.findall(r'\b(?:ReviewFlag|Finding|Note)\(\s*"(\w+)"', text))
+        kinds |= set(regex.findall(r'^\s*\("([a-z]+_[a-z_]+)", _', text, regex.M))  # code.py
+    assert len(kinds) >= 15
+    assert sorted(kinds - set(flag_names())) == []
+    shown = []
+    for row in range(view.question_list.count()):
+        view.question_list.setCurrentRow(row)
+        shown += [view.flags.item(i).text() for i in range(view.flags.count())]
+    assert shown  # the seed has flags
+    heads = [line.split(":", 1)[0] for line in shown]
+    assert not [h for h in heads if regex.search(r"\b[a-z]+_[a-z_]+\b", h)], heads

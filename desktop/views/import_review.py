@@ -53,6 +53,7 @@ from question_db.enums import QuestionType
 from question_db.model import Problem
 
 from .code_editor import CodeEditor
+from .problem_text import field_label, flag_label, problem_text
 from .question_view import type_label
 from ..theme import Role, css, theme
 
@@ -297,8 +298,6 @@ class ImportReviewView(QWidget):
             return
         head = self.tr("%n thing(s) in the file were not imported or were changed:", "",
                        len(self.warnings))
-        from .problem_text import problem_text
-
         items = "".join(f"<li>{html.escape(problem_text(w))}</li>" for w in self.warnings)
         self.left_out.setText(f"<b>{html.escape(head)}</b><ul style='margin:0'>{items}</ul>")
         self.left_out.setStyleSheet(f"QLabel#import_warnings {{{_source_mark()};"
@@ -396,8 +395,9 @@ class ImportReviewView(QWidget):
             self.errata.setPlainText(q.errata)
             self.flags.clear()
             for flag in q.review:
-                where = f" [{flag.field}]" if flag.field else ""
-                item = QListWidgetItem(f"{flag.kind}{where}: {flag.text}\n{flag.why}")
+                where = f" [{field_label(flag.field)}]" if flag.field else ""
+                item = QListWidgetItem(f"{flag_label(flag.kind)}{where}: {flag.text}\n"
+                                       f"{flag.why}")
                 item.setToolTip(flag.why)
                 self.flags.addItem(item)
             self.source.setHtml(self._source_html(q))

@@ -14,13 +14,21 @@ from question_db.model import Problem
 
 from .translation import tr
 
-__all__ = ["problem_text", "field_label"]
+__all__ = ["problem_text", "field_label", "flag_label"]
 
 _QUESTION_ID = re.compile(r"[\w.-]+/\d+")
 
 
 def field_label(name: str) -> str:
-    """A question's field by the name the UI uses for it (the raw name if it has none)."""
+    """A question's field by the name the UI uses for it (the raw name if it has none);
+    ``options.A`` is the options' label and the letter."""
+    head, _, rest = name.partition(".")
+    if rest and name not in _FIELD_NAMES() and head in _FIELD_NAMES():
+        return f"{_FIELD_NAMES()[head]} {rest}"
+    return _FIELD_NAMES().get(name, name)
+
+
+def _FIELD_NAMES() -> dict[str, str]:  # noqa: N802 - a table, built when the UI language is set
     return {
         "number": tr("numbering"), "answer": tr("key"), "points": tr("points"),
         "truncated": tr("cut off"), "stem": tr("stem"), "options": tr("options"),
@@ -28,8 +36,8 @@ def field_label(name: str) -> str:
         "explanation": tr("explanation"), "code.check": tr("check suite"),
         "also_accept": tr("accepted variants"), "blank_points": tr("points per blank"),
         "rubric": tr("rubric"), "multiple_choice_rule": tr("multiple-choice scoring"),
-        "errata": tr("errata"), "topics": tr("topics"),
-    }.get(name, name)
+        "errata": tr("errata"), "topics": tr("topics"), "code": tr("code"),
+    }
 
 
 def problem_text(problem: Problem) -> str:
@@ -48,3 +56,27 @@ def problem_text(problem: Problem) -> str:
     if problem.field and problem.field != "-":
         parts.append(field_label(problem.field))
     return " · ".join(parts) + ": " + problem.message
+
+
+def flag_label(kind: str) -> str:
+    """An import review flag's kind as the learner reads it (the core's ``no_key``,
+    ``lost_math`` are identifiers); the raw kind where it has no name yet."""
+    return flag_names().get(kind, kind)
+
+
+def flag_names() -> dict[str, str]:
+    """Every flag kind the importers raise, named (tests/test_gui_import_review.py)."""
+    return {
+        "no_key": tr("no key printed"), "key": tr("key"), "weight": tr("points"),
+        "partial_credit": tr("partial credit"), "type": tr("question type"),
+        "truncated": tr("cut off"), "tolerance": tr("tolerance"), "rubric": tr("rubric"),
+        "no_code": tr("no code"), "code_boundary": tr("where the code ends"),
+        "checks": tr("check suite"), "blanks": tr("blanks"),
+        "blank_count": tr("number of blanks"), "restored_hyphen": tr("restored hyphen"),
+        "lost_math": tr("lost formula"), "lost_name": tr("lost name"),
+        "lost_character": tr("lost character"), "lost_whitespace": tr("lost spacing"),
+        "does_not_compile": tr("code does not compile"), "indentation": tr("indentation"),
+        "also_accept": tr("accepted variants"), "alternatives": tr("alternatives"),
+        "choices": tr("options"), "deleted_operator": tr("deleted operator"),
+        "lost_comment": tr("lost comment"), "encoding": tr("text encoding"),
+    }

@@ -78,7 +78,8 @@
         <translation>待自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="25"/>
+        <location filename="../../desktop/views/problem_text.py" line="33"/>
+        <location filename="../../desktop/views/problem_text.py" line="70"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
         <location filename="../../desktop/views/question_view.py" line="297"/>
         <location filename="../../desktop/views/report.py" line="277"/>
@@ -103,7 +104,8 @@
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="25"/>
+        <location filename="../../desktop/views/problem_text.py" line="33"/>
+        <location filename="../../desktop/views/problem_text.py" line="70"/>
         <location filename="../../desktop/views/question_view.py" line="127"/>
         <location filename="../../desktop/views/question_view.py" line="152"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
@@ -1614,90 +1616,187 @@
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="25"/>
+        <location filename="../../desktop/views/problem_text.py" line="33"/>
         <source>numbering</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="26"/>
+        <location filename="../../desktop/views/problem_text.py" line="34"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>stem</source>
         <translation>题干</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="26"/>
+        <location filename="../../desktop/views/problem_text.py" line="34"/>
+        <location filename="../../desktop/views/problem_text.py" line="80"/>
         <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="26"/>
+        <location filename="../../desktop/views/problem_text.py" line="34"/>
+        <location filename="../../desktop/views/problem_text.py" line="72"/>
         <source>cut off</source>
         <translation>截断</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="27"/>
+        <location filename="../../desktop/views/problem_text.py" line="35"/>
+        <location filename="../../desktop/views/problem_text.py" line="71"/>
         <source>question type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="27"/>
+        <location filename="../../desktop/views/problem_text.py" line="35"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="28"/>
+        <location filename="../../desktop/views/problem_text.py" line="36"/>
         <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="28"/>
+        <location filename="../../desktop/views/problem_text.py" line="36"/>
+        <location filename="../../desktop/views/problem_text.py" line="74"/>
         <source>check suite</source>
         <translation>检查套件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="29"/>
+        <location filename="../../desktop/views/problem_text.py" line="37"/>
+        <location filename="../../desktop/views/problem_text.py" line="79"/>
         <source>accepted variants</source>
         <translation>其他可接受答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="29"/>
+        <location filename="../../desktop/views/problem_text.py" line="37"/>
         <source>points per blank</source>
         <translation>每空分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="30"/>
+        <location filename="../../desktop/views/problem_text.py" line="38"/>
+        <location filename="../../desktop/views/problem_text.py" line="72"/>
         <source>rubric</source>
         <translation>评分要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="30"/>
+        <location filename="../../desktop/views/problem_text.py" line="38"/>
         <source>multiple-choice scoring</source>
         <translation>多选计分规则</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="31"/>
+        <location filename="../../desktop/views/problem_text.py" line="39"/>
         <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="31"/>
+        <location filename="../../desktop/views/problem_text.py" line="39"/>
         <source>topics</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="51"/>
         <source>question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="47"/>
+        <location filename="../../desktop/views/problem_text.py" line="55"/>
         <source>the whole paper</source>
         <translation>整张试卷</translation>
     </message>
     <message>
+        <location filename="../../desktop/views/problem_text.py" line="70"/>
+        <source>no key printed</source>
+        <translation>原卷无答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="71"/>
+        <source>partial credit</source>
+        <translation>部分得分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="72"/>
+        <source>tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="73"/>
+        <source>no code</source>
+        <translation>无代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="73"/>
+        <source>where the code ends</source>
+        <translation>代码在哪里结束</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="74"/>
+        <source>blanks</source>
+        <translation>填空</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="75"/>
+        <source>number of blanks</source>
+        <translation>空的数量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="75"/>
+        <source>restored hyphen</source>
+        <translation>已恢复的连字符</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <source>lost formula</source>
+        <translation>丢失的公式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <source>lost name</source>
+        <translation>丢失的名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="77"/>
+        <source>lost character</source>
+        <translation>丢失的字符</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="77"/>
+        <source>lost spacing</source>
+        <translation>丢失的空白</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="78"/>
+        <source>code does not compile</source>
+        <translation>代码无法编译</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="78"/>
+        <source>indentation</source>
+        <translation>缩进</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="79"/>
+        <source>alternatives</source>
+        <translation>其他答案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="80"/>
+        <source>deleted operator</source>
+        <translation>丢失的运算符</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="81"/>
+        <source>lost comment</source>
+        <translation>丢失的注释</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="81"/>
+        <source>text encoding</source>
+        <translation>文本编码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/problem_text.py" line="39"/>
         <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>code</source>
         <translation>代码</translation>
@@ -1874,12 +1973,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/app.py" line="271"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>The progress database cannot be opened, so examdesk cannot save your work.</source>
         <translation>无法打开进度数据库，examdesk 无法保存你的作答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="315"/>
+        <location filename="../../desktop/app.py" line="314"/>
         <source>examdesk is already running on the data folder %1 (process %2), but it does not answer. Close that examdesk window, or end the process if it is stuck, then start examdesk again. Your progress is safe: only one examdesk at a time may use a data folder.</source>
         <translation>examdesk 已在数据文件夹 %1 上运行（进程 %2），但没有响应。请关闭那个 examdesk 窗口；如果它卡住了，请结束该进程，然后重新启动 examdesk。你的进度是安全的：同一个数据文件夹同一时间只能由一个 examdesk 使用。</translation>
     </message>
@@ -2460,152 +2559,152 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>ImportReviewView</name>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="149"/>
+        <location filename="../../desktop/views/import_review.py" line="150"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="153"/>
+        <location filename="../../desktop/views/import_review.py" line="154"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="169"/>
+        <location filename="../../desktop/views/import_review.py" line="170"/>
         <source>Source as printed (simplified, glosses removed)</source>
         <translation>原文（已转为简体，已去除注音）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="188"/>
+        <location filename="../../desktop/views/import_review.py" line="189"/>
         <source>Points</source>
         <translation>分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="191"/>
+        <location filename="../../desktop/views/import_review.py" line="192"/>
         <source>Type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="193"/>
+        <location filename="../../desktop/views/import_review.py" line="194"/>
         <source>Stem</source>
         <translation>题干</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="196"/>
+        <location filename="../../desktop/views/import_review.py" line="197"/>
         <source>Letter</source>
         <translation>字母</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="196"/>
+        <location filename="../../desktop/views/import_review.py" line="197"/>
         <source>Option</source>
         <translation>选项内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="205"/>
+        <location filename="../../desktop/views/import_review.py" line="206"/>
         <source>Add option</source>
         <translation>添加选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="207"/>
+        <location filename="../../desktop/views/import_review.py" line="208"/>
         <source>Remove option</source>
         <translation>删除选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="214"/>
+        <location filename="../../desktop/views/import_review.py" line="215"/>
         <source>Options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="223"/>
+        <location filename="../../desktop/views/import_review.py" line="224"/>
         <source>Key</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="226"/>
+        <location filename="../../desktop/views/import_review.py" line="227"/>
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="231"/>
+        <location filename="../../desktop/views/import_review.py" line="232"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="234"/>
+        <location filename="../../desktop/views/import_review.py" line="235"/>
         <source>Explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="236"/>
+        <location filename="../../desktop/views/import_review.py" line="237"/>
         <source>What the paper got wrong, if anything (needed when you change the printed key)</source>
         <translation>原卷有误之处（如有；修改原卷答案时必填）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="238"/>
+        <location filename="../../desktop/views/import_review.py" line="239"/>
         <source>Errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="244"/>
+        <location filename="../../desktop/views/import_review.py" line="245"/>
         <source>Flags</source>
         <translation>待核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="260"/>
+        <location filename="../../desktop/views/import_review.py" line="261"/>
         <location filename="../../desktop/views/import_review.py" line="570"/>
         <source>Mark verified</source>
         <translation>标记为已核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="270"/>
+        <location filename="../../desktop/views/import_review.py" line="271"/>
         <source>Save to papers folder</source>
         <translation>保存到试卷文件夹</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/views/import_review.py" line="298"/>
+        <location filename="../../desktop/views/import_review.py" line="299"/>
         <source>%n thing(s) in the file were not imported or were changed:</source>
         <translation>
             <numerusform>文件中有 %n 处内容未导入或已改写：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="339"/>
+        <location filename="../../desktop/views/import_review.py" line="338"/>
         <source>verified</source>
         <translation>已核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="339"/>
+        <location filename="../../desktop/views/import_review.py" line="338"/>
         <source>corrected</source>
         <translation>已勘误</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/views/import_review.py" line="341"/>
+        <location filename="../../desktop/views/import_review.py" line="340"/>
         <source>%n flag(s)</source>
         <translation>
             <numerusform>%n 处待核对</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="343"/>
+        <location filename="../../desktop/views/import_review.py" line="342"/>
         <source>draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="351"/>
+        <location filename="../../desktop/views/import_review.py" line="350"/>
         <source>%1 questions · %2 verified · %3 flags open</source>
         <translation>%1 题 · 已核实 %2 · 待核对 %3 处</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="387"/>
+        <location filename="../../desktop/views/import_review.py" line="386"/>
         <source>printed: %1 (%2)</source>
         <translation>原卷：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="390"/>
+        <location filename="../../desktop/views/import_review.py" line="389"/>
         <source>printed: %1</source>
         <translation>原卷：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="391"/>
+        <location filename="../../desktop/views/import_review.py" line="390"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -2881,27 +2980,27 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="435"/>
+        <location filename="../../desktop/views/library.py" line="436"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="439"/>
+        <location filename="../../desktop/views/library.py" line="440"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="547"/>
+        <location filename="../../desktop/views/library.py" line="552"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="548"/>
+        <location filename="../../desktop/views/library.py" line="553"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="549"/>
+        <location filename="../../desktop/views/library.py" line="554"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
