@@ -396,6 +396,11 @@ def test_abort_is_detected_explained_and_one_click_restart_works(qtbot, ready):
     assert replies and replies[0]["ename"] == "KernelDied"  # the caller is answered
     assert not dock.message.isHidden() and "SIGABRT" in dock.message_label.text()
     assert "SIGABRT" in dock.console._control.toPlainText()
+    # one Restart on screen, the notice's (issue 30.7: the bar's stood beside it), and the
+    # notice a few lines however long the native traceback (the dock grew with it)
+    assert dock.restart_button.isHidden() and dock.message_restart.isVisibleTo(dock)
+    assert dock.message_label.text().count("\n") <= 5
+    assert explanation.splitlines()[-1] in dock.message_label.toolTip()
     assert dock.session.interrupt() is False
     # no automatic restart: it stays dead until the learner asks (qtconsole's own
     # restarter would have restarted it after one 3 s poll)
@@ -406,7 +411,7 @@ def test_abort_is_detected_explained_and_one_click_restart_works(qtbot, ready):
 
     with qtbot.waitSignal(dock.session.sig_ready, timeout=START_MS):
         qtbot.mouseClick(dock.message_restart, Qt.LeftButton)
-    assert dock.message.isHidden()
+    assert dock.message.isHidden() and not dock.restart_button.isHidden()
     assert dock.session.manager.provisioner.pid != old_pid
     assert not _running(old_pid)
     qtbot.waitUntil(lambda: bool(waiting), timeout=START_MS)

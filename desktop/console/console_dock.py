@@ -31,6 +31,7 @@ RunCallback = Callable[[dict], None]
 # output is dropped so that a flood (print in a 10**6 loop) neither freezes the UI nor fills
 # memory; the newest lines stay visible (tests/test_faults_kernel.py).
 CONSOLE_MAX_LINES = 10_000
+MESSAGE_LINES = 3  # of a dead kernel's explanation, shown in the dock (the rest: tooltip, console)
 
 _STATE_ROLES = {ks.STARTING: Role.WARNING, ks.IDLE: Role.OK, ks.BUSY: Role.INFO,
                 ks.DEAD: Role.ERROR, ks.RESTARTING: Role.WARNING, ks.DISCONNECTED: Role.MUTED}
@@ -315,6 +316,7 @@ class ConsoleDock(QDockWidget):
         self.restart_button.setEnabled(state in (ks.IDLE, ks.BUSY, ks.DEAD, ks.STARTING))
         if state in (ks.STARTING, ks.RESTARTING):
             self.message.hide()
+            self.restart_button.show()
         if state == ks.RESTARTING:
             self._fail_pending("KernelRestarted", self.tr("the kernel was restarted"),
                                queued=False)
@@ -331,7 +333,12 @@ class ConsoleDock(QDockWidget):
         self._fail_pending("KernelDied", explanation, queued=False)
         text = self.tr("{0}\nRestart the kernel to go on; your editor code is kept.").format(
             explanation)
-        self._show_message(text)
+        # The dock shows the cause's first lines (a whole native traceback made it grow
+        # past the console); the console and the tooltip have all of it.
+        lines = explanation.splitlines()
+        short = "\n".join(lines[:MESSAGE_LINES]) + ("\n…" if len(lines) > MESSAGE_LINES else "")
+        self._show_message(self.tr("{0}\nRestart the kernel to go on; your editor code is "
+                                   "kept.").format(short), details=text)
         self._append_notice(text)
 
     def _on_interrupt_unanswered(self) -> None:
@@ -359,9 +366,13 @@ class ConsoleDock(QDockWidget):
         self.environment_label.clear()
         self.session.switch(choice, start=self.console is not None)
 
-    def _show_message(self, text: str) -> None:
+    def _show_message(self, text: str, details: str = "") -> None:
+        """The notice with its own Restart button: the bar's is hidden meanwhile (two
+        Restart buttons side by side asked which one to press)."""
         self.message_label.setText(text)
+        self.message_label.setToolTip(details)
         self.message.show()
+        self.restart_button.hide()
 
     def _append_notice(self, text: str) -> None:
         if self.console is not None:  # qtconsole has no public "print above the prompt"

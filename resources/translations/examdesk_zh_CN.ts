@@ -2154,144 +2154,145 @@
 <context>
     <name>ConsoleDock</name>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="40"/>
+        <location filename="../../desktop/console/console_dock.py" line="41"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="41"/>
+        <location filename="../../desktop/console/console_dock.py" line="42"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="42"/>
+        <location filename="../../desktop/console/console_dock.py" line="43"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="43"/>
+        <location filename="../../desktop/console/console_dock.py" line="44"/>
         <source>dead</source>
         <translation>已终止</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="44"/>
+        <location filename="../../desktop/console/console_dock.py" line="45"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="45"/>
+        <location filename="../../desktop/console/console_dock.py" line="46"/>
         <source>no kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="51"/>
+        <location filename="../../desktop/console/console_dock.py" line="52"/>
         <source>Could not read the kernel&apos;s environment: {0}</source>
         <translation>无法读取内核的运行环境：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="55"/>
+        <location filename="../../desktop/console/console_dock.py" line="56"/>
         <source>Device: CUDA {0}, {1} GiB, compute capability {2}</source>
         <translation>设备：CUDA {0}，{1} GiB，计算能力 {2}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="59"/>
+        <location filename="../../desktop/console/console_dock.py" line="60"/>
         <source>Device: CPU, {0} threads</source>
         <translation>设备：CPU，{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="62"/>
+        <location filename="../../desktop/console/console_dock.py" line="63"/>
         <source>torch is not importable here: {0}</source>
         <translation>此环境中无法导入 torch：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="66"/>
+        <location filename="../../desktop/console/console_dock.py" line="67"/>
         <source>stand-in (examdesk&apos;s CPU-capable copy of the flash_attn_func API)</source>
         <translation>替代实现（examdesk 自带的 flash_attn_func API 副本，可在 CPU 上运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="68"/>
+        <location filename="../../desktop/console/console_dock.py" line="69"/>
         <source>flash_attn: {0}</source>
         <translation>flash_attn：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="121"/>
+        <location filename="../../desktop/console/console_dock.py" line="122"/>
         <source>Python console</source>
         <translation>Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="154"/>
+        <location filename="../../desktop/console/console_dock.py" line="155"/>
         <source>Interrupt</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="155"/>
+        <location filename="../../desktop/console/console_dock.py" line="156"/>
         <source>Stop the running code (Ctrl+C in the console)</source>
         <translation>停止正在运行的代码（相当于在控制台按 Ctrl+C）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="156"/>
+        <location filename="../../desktop/console/console_dock.py" line="157"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="157"/>
+        <location filename="../../desktop/console/console_dock.py" line="158"/>
         <source>Kill the kernel and start a fresh one (variables are lost)</source>
         <translation>结束当前内核并启动一个新内核（变量会丢失）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="175"/>
+        <location filename="../../desktop/console/console_dock.py" line="176"/>
         <source>Restart kernel</source>
         <translation>重启内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="182"/>
+        <location filename="../../desktop/console/console_dock.py" line="183"/>
         <source>The Python console starts once the window is up…</source>
         <translation>窗口就绪后，Python 控制台将随即启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="269"/>
+        <location filename="../../desktop/console/console_dock.py" line="270"/>
         <source>the console was closed</source>
         <translation>控制台已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="313"/>
+        <location filename="../../desktop/console/console_dock.py" line="314"/>
         <source>Kernel: {0}</source>
         <translation>内核：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="319"/>
+        <location filename="../../desktop/console/console_dock.py" line="321"/>
         <source>the kernel was restarted</source>
         <translation>内核已重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="321"/>
+        <location filename="../../desktop/console/console_dock.py" line="323"/>
         <source>Restarting the kernel…</source>
         <translation>正在重启内核…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="332"/>
+        <location filename="../../desktop/console/console_dock.py" line="334"/>
+        <location filename="../../desktop/console/console_dock.py" line="340"/>
         <source>{0}
 Restart the kernel to go on; your editor code is kept.</source>
         <translation>{0}
 请重启内核后继续；编辑器中的代码会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="338"/>
+        <location filename="../../desktop/console/console_dock.py" line="345"/>
         <source>The kernel is still busy after the interrupt (code in native loops may not stop). Restart it? Variables will be lost; your editor code is kept.</source>
         <translation>中断后内核仍在忙碌（原生代码中的循环可能无法停止）。要重启内核吗？变量会丢失；编辑器中的代码会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="348"/>
+        <location filename="../../desktop/console/console_dock.py" line="355"/>
         <source>Switch kernel?</source>
         <translation>切换内核？</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="349"/>
+        <location filename="../../desktop/console/console_dock.py" line="356"/>
         <source>Switching to {0} shuts down the current kernel: the variables, functions and imports you ran in it are lost (your editor code is kept).</source>
         <translation>切换到 {0} 会关闭当前内核：你在其中运行得到的变量、函数和导入都会丢失（编辑器中的代码会保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="357"/>
+        <location filename="../../desktop/console/console_dock.py" line="364"/>
         <source>another kernel was chosen</source>
         <translation>已选择另一个内核</translation>
     </message>
