@@ -382,6 +382,7 @@ class MainWindow(QMainWindow):
         if self.console_placement is not None:
             view.sig_console_kind.connect(self.console_placement.set_kind)
             self.console_placement.set_allowed(view.wants_console())
+            self.console_placement.new_screen()
             self.console_placement.set_kind(OTHER_KIND)  # until a question says otherwise
         view.enter(self.settings)
 
@@ -399,6 +400,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.library)
         if self.console_placement is not None:
             self.console_placement.set_allowed(True)
+            self.console_placement.new_screen()
             self.console_placement.set_kind(OTHER_KIND)
         self.library.show_again()
 

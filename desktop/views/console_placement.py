@@ -79,6 +79,10 @@ class ConsolePlacement(QObject):
         self.kind = OTHER
         self.allowed = True
         self.is_open = True
+        # Opened by hand on the library or a choice question, it stays open on that
+        # screen's other non-code pages, but not on every later screen and launch (it was
+        # kept per kind like code's, and so opened on every non-code page from then on).
+        self._other_open = OPEN_BY_DEFAULT[OTHER]
         self.bar = DockTitleBar(dock.windowTitle())
         self.bar.sig_toggle.connect(self.toggle)
         self.bar.sig_close.connect(self.hide)
@@ -92,6 +96,8 @@ class ConsolePlacement(QObject):
 
     # --- what the learner chose, per kind ------------------------------------------------
     def wants_open(self, kind: str) -> bool:
+        if kind == OTHER:  # opened on a non-code page: for this screen only
+            return self._other_open
         value = self.settings.value(f"{Keys.CONSOLE_OPEN}/{kind}")
         return OPEN_BY_DEFAULT[kind] if value is None else str(value).lower() in ("true", "1")
 
@@ -146,8 +152,15 @@ class ConsolePlacement(QObject):
         opening = not (self.dock.isVisible() and self.is_open)
         if not opening:
             self.remember_height()
-        self.settings.setValue(f"{Keys.CONSOLE_OPEN}/{self.kind}", opening)
+        if self.kind == OTHER:
+            self._other_open = opening
+        else:
+            self.settings.setValue(f"{Keys.CONSOLE_OPEN}/{self.kind}", opening)
         self._place(opening)
+
+    def new_screen(self) -> None:
+        """Another screen is on top: non-code pages start collapsed again."""
+        self._other_open = OPEN_BY_DEFAULT[OTHER]
 
     def hide(self) -> None:
         """The bar's ×: hidden; the View menu or the shortcut brings it back."""
