@@ -146,17 +146,27 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="examdesk-import-parent", daemon=True).start()
 
 
+def _out_of_address_space(exc: ImportError) -> bool:
+    text = str(exc).lower()
+    return "failed to map segment" in text or "cannot allocate memory" in text
+
+
 def child_main(request: dict, result_path: str) -> None:
     """Run the requested importer; write ("ok", result), ("error", text) or ("memory",
     None) to ``result_path`` (atomically: a child that dies leaves no result)."""
     _exit_with_parent(int(request["parent"]))
+    from . import importers  # the code before the limit: the budget is the paper's
+
     _limit_memory(int(request["memory_limit"]))
     try:
-        from . import importers
-
         outcome: tuple = ("ok", getattr(importers, request["function"])(request["argument"]))
     except MemoryError:
         outcome = ("memory", None)  # what was built is dropped with the frame
+    except ImportError as exc:
+        # a reader's module (pdfminer, docx) loaded under the limit: its shared library
+        # could not be mapped, which is the memory running out too
+        outcome = (("memory", None) if _out_of_address_space(exc)
+                   else ("error", str(exc) or type(exc).__name__))
     except BaseException as exc:  # noqa: BLE001 - every refusal goes back as text
         outcome = ("error", str(exc) or type(exc).__name__)
     partial = result_path + ".partial"
