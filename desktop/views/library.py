@@ -56,6 +56,41 @@ CARDS_PER_TURN = 6  # then this many per idle event-loop turn
 FIRST_CARDS_SHOWN_MS = 20  # ... from this long after the first cards were painted
 
 
+def card_title_font(label: QLabel) -> None:
+    """A card's title: bold, 14 pt."""
+    font = label.font()
+    font.setPointSizeF(14)
+    font.setBold(True)
+    label.setFont(font)
+
+
+class ReportsButton(QToolButton):
+    """"Past reports": a menu of finished exams, each opening its report."""
+
+    def __init__(self, library: "LibraryView", name: str) -> None:
+        super().__init__()
+        self.library = library
+        self.setObjectName(name)
+        self.setText(self.tr("Past reports"))
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.menu_ = QMenu(self)
+        self.setMenu(self.menu_)
+        self.setEnabled(False)
+
+    def fill(self, entries: list[tuple[SessionRecord, str]]) -> None:
+        """``entries``: (session, what to name it by besides its date and score)."""
+        import datetime as dt  # after the first paint: the card's progress
+
+        self.menu_.clear()
+        for session, name in entries:
+            when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
+            score = f"{format_points(session.score)} / {format_points(session.max_score)}"
+            action = self.menu_.addAction(" — ".join(p for p in (when, name, score) if p))
+            action.triggered.connect(
+                lambda _=False, sid=session.id: self.library.sig_report.emit(sid))
+        self.setEnabled(bool(entries))
+
+
 class PaperCard(QFrame):
     """One paper in the library."""
 
@@ -75,10 +110,7 @@ class PaperCard(QFrame):
         # and for its size hint several times over (callgrind: 19 M instructions a library)
         title = WrappedLabel(paper.title)
         title.setTextFormat(Qt.TextFormat.PlainText)
-        font = title.font()
-        font.setPointSizeF(14)
-        font.setBold(True)
-        title.setFont(font)
+        card_title_font(title)
         layout.addWidget(title)
         # The count, the points and the errata come with a cached bank's papers: building a
         # card decodes none of its questions (model.LazyQuestions).
@@ -131,13 +163,8 @@ class PaperCard(QFrame):
         self.exam_button = QPushButton(self.tr("Exam"))
         self.exam_button.setObjectName("exam")
         self.exam_button.clicked.connect(self._exam_clicked)
-        self.reports_button = QToolButton()
-        self.reports_button.setObjectName("reports")
-        self.reports_button.setText(self.tr("Past reports"))
-        self.reports_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.reports_menu = QMenu(self.reports_button)
-        self.reports_button.setMenu(self.reports_menu)
-        self.reports_button.setEnabled(False)
+        self.reports_button = ReportsButton(library, "reports")
+        self.reports_menu = self.reports_button.menu_
         buttons.addWidget(self.continue_button)
         buttons.addWidget(self.practice_button)
         buttons.addWidget(self.recite_button)
@@ -221,17 +248,7 @@ class PaperCard(QFrame):
             self.exam_button.setText(self.tr("Exam"))
         self.finished = [s for s in sessions if s.mode == SessionMode.EXAM
                          and s.state in SUBMITTED_STATES]
-        self.reports_menu.clear()
-        for session in self.finished:
-            import datetime as dt  # after the first paint: the card's progress
-
-            when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
-            action = self.reports_menu.addAction(
-                f"{when} — {format_points(session.score)} / "
-                f"{format_points(session.max_score)}")
-            action.triggered.connect(
-                lambda _=False, sid=session.id: self.library.sig_report.emit(sid))
-        self.reports_button.setEnabled(bool(self.finished))
+        self.reports_button.fill([(session, "") for session in self.finished])
 
 
 class MockExamsCard(QFrame):
@@ -246,10 +263,7 @@ class MockExamsCard(QFrame):
         self.library = library
         layout = QVBoxLayout(self)
         title = QLabel(self.tr("Mock exams (组卷)"))
-        font = title.font()
-        font.setPointSizeF(14)
-        font.setBold(True)
-        title.setFont(font)
+        card_title_font(title)
         layout.addWidget(title)
         self.summary = WrappedLabel()
         self.summary.setObjectName("mock_summary")
@@ -262,12 +276,8 @@ class MockExamsCard(QFrame):
         self.resume_button.setObjectName("mock_resume")
         self.resume_button.clicked.connect(self._resume)
         self.resume_button.hide()
-        self.reports_button = QToolButton()
-        self.reports_button.setObjectName("mock_reports")
-        self.reports_button.setText(self.tr("Past reports"))
-        self.reports_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.reports_menu = QMenu(self.reports_button)
-        self.reports_button.setMenu(self.reports_menu)
+        self.reports_button = ReportsButton(library, "mock_reports")
+        self.reports_menu = self.reports_button.menu_
         for button in (self.resume_button, self.new_button, self.reports_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
@@ -284,8 +294,6 @@ class MockExamsCard(QFrame):
 
     def update_records(self, records: list) -> None:
         """``records``: ``mock_exam.MockExamRecord``s, newest first."""
-        import datetime as dt
-
         finished = [r for r in records if r.session.state in SUBMITTED_STATES]
         active = next((r for r in records if r.session.state == SessionState.ACTIVE), None)
         self.setVisible(bool(records))
@@ -300,16 +308,7 @@ class MockExamsCard(QFrame):
         self.summary.setText(" · ".join(parts))
         self.unfinished = active.session.id if active is not None else None
         self.resume_button.setVisible(active is not None)
-        self.reports_menu.clear()
-        for record in finished:
-            session = record.session
-            when = dt.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
-            action = self.reports_menu.addAction(
-                f"{when} — {record.title} — {format_points(session.score)} / "
-                f"{format_points(session.max_score)}")
-            action.triggered.connect(
-                lambda _=False, sid=session.id: self.library.sig_report.emit(sid))
-        self.reports_button.setEnabled(bool(finished))
+        self.reports_button.fill([(record.session, record.title) for record in finished])
 
 
 class LibraryView(Screen):

@@ -984,12 +984,12 @@
         <translation>已收起 · 按 %1 展开</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/console_placement.py" line="86"/>
+        <location filename="../../desktop/views/console_placement.py" line="90"/>
         <source>&amp;Python console</source>
         <translation>Python 控制台(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/console_placement.py" line="134"/>
+        <location filename="../../desktop/views/console_placement.py" line="140"/>
         <source>Closed-book exam: the console comes back when you submit</source>
         <translation>闭卷考试：交卷后才能使用控制台</translation>
     </message>
@@ -2941,67 +2941,67 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="376"/>
+        <location filename="../../desktop/views/library.py" line="375"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="379"/>
+        <location filename="../../desktop/views/library.py" line="378"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="382"/>
+        <location filename="../../desktop/views/library.py" line="381"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="385"/>
+        <location filename="../../desktop/views/library.py" line="384"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="388"/>
+        <location filename="../../desktop/views/library.py" line="387"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="391"/>
+        <location filename="../../desktop/views/library.py" line="390"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="394"/>
+        <location filename="../../desktop/views/library.py" line="393"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="401"/>
+        <location filename="../../desktop/views/library.py" line="400"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="436"/>
+        <location filename="../../desktop/views/library.py" line="435"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="440"/>
+        <location filename="../../desktop/views/library.py" line="439"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="552"/>
+        <location filename="../../desktop/views/library.py" line="551"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="553"/>
+        <location filename="../../desktop/views/library.py" line="552"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="554"/>
+        <location filename="../../desktop/views/library.py" line="553"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
@@ -3139,12 +3139,12 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="734"/>
+        <location filename="../../desktop/main_window.py" line="736"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="821"/>
+        <location filename="../../desktop/main_window.py" line="823"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
@@ -3164,64 +3164,64 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="409"/>
+        <location filename="../../desktop/main_window.py" line="411"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="455"/>
+        <location filename="../../desktop/main_window.py" line="457"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="520"/>
+        <location filename="../../desktop/main_window.py" line="522"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="527"/>
+        <location filename="../../desktop/main_window.py" line="529"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="541"/>
+        <location filename="../../desktop/main_window.py" line="543"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="589"/>
-        <location filename="../../desktop/main_window.py" line="601"/>
+        <location filename="../../desktop/main_window.py" line="591"/>
+        <location filename="../../desktop/main_window.py" line="603"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="686"/>
-        <location filename="../../desktop/main_window.py" line="738"/>
+        <location filename="../../desktop/main_window.py" line="688"/>
+        <location filename="../../desktop/main_window.py" line="740"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="737"/>
+        <location filename="../../desktop/main_window.py" line="739"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="775"/>
+        <location filename="../../desktop/main_window.py" line="777"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="777"/>
+        <location filename="../../desktop/main_window.py" line="779"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="781"/>
+        <location filename="../../desktop/main_window.py" line="783"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="784"/>
+        <location filename="../../desktop/main_window.py" line="786"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3312,37 +3312,32 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MockExamsCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="248"/>
+        <location filename="../../desktop/views/library.py" line="265"/>
         <source>Mock exams (组卷)</source>
         <translation>组卷模考</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="258"/>
+        <location filename="../../desktop/views/library.py" line="272"/>
         <source>New mock exam…</source>
         <translation>新建组卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="261"/>
+        <location filename="../../desktop/views/library.py" line="275"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="267"/>
-        <source>Past reports</source>
-        <translation>历史成绩单</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/library.py" line="292"/>
+        <location filename="../../desktop/views/library.py" line="300"/>
         <source>%1 taken</source>
         <translation>已考 %1 次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="295"/>
+        <location filename="../../desktop/views/library.py" line="303"/>
         <source>last: %1, %2 of %3 points</source>
         <translation>最近：%1，%2 / %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="299"/>
+        <location filename="../../desktop/views/library.py" line="307"/>
         <source>%1 under way</source>
         <translation>%1 进行中</translation>
     </message>
@@ -3386,99 +3381,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="90"/>
+        <location filename="../../desktop/views/library.py" line="122"/>
         <source>%1 (%2 scored: void questions are not)</source>
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="93"/>
+        <location filename="../../desktop/views/library.py" line="125"/>
         <source>%1 questions · %2 points · %3 min · %4 with errata</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题有勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="99"/>
+        <location filename="../../desktop/views/library.py" line="131"/>
         <source>Errata: questions whose printed key, wording or explanation was wrong and is corrected here (you see both keys), or that have no correct answer at all (void: not scored)</source>
         <translation>勘误：原卷答案、题干或解析有误、已在此更正的题（两个答案都会显示），以及根本没有正确答案的题（作废：不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="106"/>
-        <location filename="../../desktop/views/library.py" line="205"/>
+        <location filename="../../desktop/views/library.py" line="138"/>
+        <location filename="../../desktop/views/library.py" line="232"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="118"/>
+        <location filename="../../desktop/views/library.py" line="150"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="126"/>
+        <location filename="../../desktop/views/library.py" line="158"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="128"/>
+        <location filename="../../desktop/views/library.py" line="160"/>
         <source>Key, explanation and errata at once; say whether you knew each one</source>
         <translation>直接显示答案、解析和勘误；逐题说明你是否记得</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="131"/>
-        <location filename="../../desktop/views/library.py" line="221"/>
+        <location filename="../../desktop/views/library.py" line="163"/>
+        <location filename="../../desktop/views/library.py" line="248"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="136"/>
-        <source>Past reports</source>
-        <translation>历史成绩单</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/library.py" line="171"/>
+        <location filename="../../desktop/views/library.py" line="198"/>
         <source>Practice: %1 of %2 answered</source>
         <translation>练习：已答 %1/%2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="173"/>
+        <location filename="../../desktop/views/library.py" line="200"/>
         <source>%1 right</source>
         <translation>对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="175"/>
+        <location filename="../../desktop/views/library.py" line="202"/>
         <source>%1 partly</source>
         <translation>部分对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="177"/>
+        <location filename="../../desktop/views/library.py" line="204"/>
         <source>%1 wrong</source>
         <translation>错 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="179"/>
+        <location filename="../../desktop/views/library.py" line="206"/>
         <source>%1 shown or recited</source>
         <translation>看答案或背题 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="185"/>
+        <location filename="../../desktop/views/library.py" line="212"/>
         <source>Continue at question %1</source>
         <translation>从第 %1 题继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="199"/>
+        <location filename="../../desktop/views/library.py" line="226"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="210"/>
+        <location filename="../../desktop/views/library.py" line="237"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="212"/>
+        <location filename="../../desktop/views/library.py" line="239"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="218"/>
+        <location filename="../../desktop/views/library.py" line="245"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3818,6 +3808,14 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <location filename="../../desktop/views/report.py" line="190"/>
         <source>Missed in %1</source>
         <translation>%1 错题</translation>
+    </message>
+</context>
+<context>
+    <name>ReportsButton</name>
+    <message>
+        <location filename="../../desktop/views/library.py" line="74"/>
+        <source>Past reports</source>
+        <translation>历史成绩单</translation>
     </message>
 </context>
 <context>
