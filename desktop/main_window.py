@@ -93,6 +93,11 @@ class MainWindow(QMainWindow):
         self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
         self.import_memory_limit: int | None = None  # bytes; None: import_process's default
+        self._focus_before_menu: QWidget | None = None  # where a closed menu gives it back
+        self._geometry_timer = QTimer(self)  # the size saved a second after the last resize
+        self._geometry_timer.setSingleShot(True)
+        self._geometry_timer.setInterval(GEOMETRY_SAVE_MS)
+        self._geometry_timer.timeout.connect(self._save_geometry)
 
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
@@ -241,7 +246,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         if QApplication.focusWidget() is bar or bar.activeAction() is not None:
             bar.setActiveAction(None)
-            back = getattr(self, "_focus_before_menu", None)
+            back = self._focus_before_menu
             if back is not None and shiboken6.isValid(back) and back.isVisible():
                 back.setFocus(Qt.FocusReason.PopupFocusReason)
             elif self.screen_view is not None:
@@ -838,15 +843,8 @@ class MainWindow(QMainWindow):
         """The window's size and place reach the settings file a second after the learner
         stops moving it, not only at a clean close: after a kill (or a crash, a power cut)
         the next launch opens as it was (issue 30.7)."""
-        if not self.isVisible():
-            return
-        timer = getattr(self, "_geometry_timer", None)
-        if timer is None:
-            timer = self._geometry_timer = QTimer(self)
-            timer.setSingleShot(True)
-            timer.setInterval(GEOMETRY_SAVE_MS)
-            timer.timeout.connect(self._save_geometry)
-        timer.start()
+        if self.isVisible():
+            self._geometry_timer.start()
 
     def _save_geometry(self) -> None:
         self.settings.setValue(Keys.WINDOW_GEOMETRY, self.saveGeometry())

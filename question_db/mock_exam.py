@@ -293,8 +293,7 @@ def mock_exam_records(store: ProgressStore) -> list[MockExamRecord]:
     """Every mock exam session, newest first (the library's card, the dashboard's trend)."""
     composed = {r[0]: (r[1], r[2]) for r in store.execute(
         "SELECT session_id, title, template_uid FROM composed_exams")}
-    return [MockExamRecord(s, *composed[s.id]) for s in store.sessions()
-            if s.id in composed]
+    return [MockExamRecord(s, *composed[s.id]) for s in store.sessions_of(composed)]
 
 
 def new_paper_id(template_uid: str | None) -> str:

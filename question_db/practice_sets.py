@@ -20,7 +20,7 @@ from .model import Bank, Paper, Question
 from .store import ProgressStore
 
 __all__ = ["PracticeSetSpec", "PracticeSet", "build_practice_set", "candidates",
-           "question_sort_key", "section_key"]
+           "question_sort_key", "section_key", "section_title"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,11 @@ def section_key(paper_id: str, title: str) -> str:
     """One paper's section in ``PracticeSetSpec.sections`` (two papers' 一、单选题 are two
     sections, not one)."""
     return f"{paper_id}{SECTION_SEP}{title}"
+
+
+def section_title(key: str) -> str:
+    """The title in a ``section_key`` (a bare title is its own)."""
+    return key.rpartition(SECTION_SEP)[2]
 
 
 def _in_sections(paper: Paper, question: Question, sections: set[str]) -> bool:

@@ -27,7 +27,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .enums import FINISHED_STATES, SUBMITTED_STATES, SessionMode
 from .enums import SessionState as SessionState_  # the record below takes the plain name
@@ -431,6 +431,15 @@ class ProgressStore:
         return [_session(r) for r in self.query(
             f"{_SESSION} WHERE mode = 'exam' AND state = 'active' "
             "ORDER BY started_at DESC, id DESC")]
+
+    def sessions_of(self, session_ids: Iterable[int]) -> list[SessionRecord]:
+        """These sessions, newest first (those that exist)."""
+        ids = list(session_ids)
+        if not ids:
+            return []
+        return [_session(r) for r in self.query(
+            f"{_SESSION} WHERE id IN ({', '.join('?' * len(ids))}) "
+            "ORDER BY started_at DESC, id DESC", ids)]
 
     def sessions(self, paper_id: str | None = None) -> list[SessionRecord]:
         """All sessions (of one paper), newest first."""

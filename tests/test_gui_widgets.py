@@ -394,7 +394,7 @@ def test_choosing_another_language_offers_a_restart_that_keeps_everything(launch
     an exam keeps its clock) and examdesk starts again without a --lang that would force
     the old language."""
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QMessageBox
+    from PySide6.QtWidgets import QApplication, QMessageBox
 
     from desktop.config import CHINESE
     from desktop.relaunch import RESTART_PROPERTY, relaunch_args
@@ -416,16 +416,9 @@ def test_choosing_another_language_offers_a_restart_that_keeps_everything(launch
     try:
         dialog.accept()
         assert seen and "Restart now?" in seen[0]
-        assert qapp_property(RESTART_PROPERTY) and not app.window.isVisible()
+        assert QApplication.instance().property(RESTART_PROPERTY)
+        assert not app.window.isVisible()
     finally:
-        from PySide6.QtWidgets import QApplication
-
         QApplication.instance().setProperty(RESTART_PROPERTY, False)
     assert relaunch_args(["--lang", "en", "--data-dir", "/d", "--lang=zh_CN", "-x"]) == [
         "--data-dir", "/d", "-x"]
-
-
-def qapp_property(name: str):
-    from PySide6.QtWidgets import QApplication
-
-    return QApplication.instance().property(name)

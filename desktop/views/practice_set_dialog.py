@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox,
 from question_db import study
 from question_db.enums import SetOrder, TemplateKind
 from question_db.model import Bank
-from question_db.practice_sets import SECTION_SEP, PracticeSetSpec, section_key
+from question_db.practice_sets import (SECTION_SEP, PracticeSetSpec, section_key,
+                                      section_title)
 
 from ..db import DbOps
 from ..theme import Role, theme
@@ -264,7 +265,7 @@ class PracticeSetDialog(QDialog):
         # a set saved with bare titles (before sections were per paper): each paper's
         sections = [key for value in spec.sections for key in self.sections.values()
                     if key == value or (SECTION_SEP not in value
-                                        and key.split(SECTION_SEP, 1)[-1] == value)]
+                                        and section_title(key) == value)]
         for widget, values in ((self.sections, sections), (self.types, spec.types),
                                (self.topics, spec.topics), (self.statuses, spec.statuses)):
             widget.set_checked([str(v) for v in values])

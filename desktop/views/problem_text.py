@@ -22,13 +22,16 @@ _QUESTION_ID = re.compile(r"[\w.-]+/\d+")
 def field_label(name: str) -> str:
     """A question's field by the name the UI uses for it (the raw name if it has none);
     ``options.A`` is the options' label and the letter."""
+    names = field_names()
     head, _, rest = name.partition(".")
-    if rest and name not in _FIELD_NAMES() and head in _FIELD_NAMES():
-        return f"{_FIELD_NAMES()[head]} {rest}"
-    return _FIELD_NAMES().get(name, name)
+    if rest and name not in names and head in names:
+        return f"{names[head]} {rest}"
+    return names.get(name, name)
 
 
-def _FIELD_NAMES() -> dict[str, str]:  # noqa: N802 - a table, built when the UI language is set
+def field_names() -> dict[str, str]:
+    """A question's fields by their UI names (built per call: the UI language is chosen at
+    start-up, after this module is imported)."""
     return {
         "number": tr("numbering"), "answer": tr("key"), "points": tr("points"),
         "truncated": tr("cut off"), "stem": tr("stem"), "options": tr("options"),
@@ -37,6 +40,7 @@ def _FIELD_NAMES() -> dict[str, str]:  # noqa: N802 - a table, built when the UI
         "also_accept": tr("accepted variants"), "blank_points": tr("points per blank"),
         "rubric": tr("rubric"), "multiple_choice_rule": tr("multiple-choice scoring"),
         "errata": tr("errata"), "topics": tr("topics"), "code": tr("code"),
+        "topic": tr("topic"), "note": tr("my note"),  # search: a topic tag, the own note
     }
 
 

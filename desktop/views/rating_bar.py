@@ -47,6 +47,7 @@ class RatingBar(QFrame):
         self.rating: int | None = None
         self.due: float | None = None
         self.overridden = False
+        self._summary_width = 0.0  # the summary's text on one line, px
         # One row where it fits; in a narrow pane (a code question's problem side at
         # 1024×700) the buttons go under the summary, and the "Rate it yourself:" label
         # goes if even they do not fit beside it: never a button cut off (issue 30.3).
@@ -85,10 +86,7 @@ class RatingBar(QFrame):
         inner = width - 16
         buttons = sum(b.sizeHint().width() for b in self.buttons.values()) + 6 * 4
         self.rate_label.setVisible(buttons + self.rate_label.sizeHint().width() <= inner)
-        document = QTextDocument()
-        document.setDefaultFont(self.summary.font())
-        document.setHtml(self.summary.text())
-        one_row = document.idealWidth() + self.controls.sizeHint().width() + 16 <= inner
+        one_row = self._summary_width + self.controls.sizeHint().width() + 16 <= inner
         direction = (QBoxLayout.Direction.LeftToRight if one_row
                      else QBoxLayout.Direction.TopToBottom)
         if self.rows.direction() != direction:
@@ -102,6 +100,10 @@ class RatingBar(QFrame):
         chosen = tr("you rated it") if self.overridden else tr("examdesk rated it")
         self.summary.setText(f"{chosen} <b>{rating_label(card.last_rating)}</b> · "
                              + tr("next review") + f" <b>{due_text(card.due)}</b>")
+        document = QTextDocument()  # its width on one line, for _fit at every resize
+        document.setDefaultFont(self.summary.font())
+        document.setHtml(self.summary.text())
+        self._summary_width = document.idealWidth()
         self._fit(self.width())
         self.show()  # a layout only queues the show of a widget it adopts
 

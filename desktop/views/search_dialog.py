@@ -26,6 +26,7 @@ from question_db.model import Bank
 
 from ..db import DbOps
 from ..theme import Role, theme
+from .problem_text import field_label
 from .translation import tr
 
 __all__ = ["SearchIndex", "SearchDialog", "SEARCH_DELAY_MS", "REFRESH_DELAY_MS", "HTML_ROLE"]
@@ -34,12 +35,6 @@ SEARCH_DELAY_MS = 150  # after the last keystroke
 REFRESH_DELAY_MS = 1500  # a bank set with soon=True is indexed this much later
 FIELD_NAMES = ("stem", "options", "answer", "explanation", "errata", "code", "topic", "note")
 STATUSES = ("ok", "corrected", "void", "disputed", "draft")
-
-
-def field_label(name: str) -> str:
-    return {"stem": tr("stem"), "options": tr("options"), "answer": tr("key"),
-            "explanation": tr("explanation"), "errata": tr("errata"), "code": tr("code"),
-            "topic": tr("topic"), "note": tr("my note")}.get(name, name)
 
 
 def status_label(status: str) -> str:

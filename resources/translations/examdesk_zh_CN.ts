@@ -78,8 +78,8 @@
         <translation>待自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="33"/>
-        <location filename="../../desktop/views/problem_text.py" line="70"/>
+        <location filename="../../desktop/views/problem_text.py" line="36"/>
+        <location filename="../../desktop/views/problem_text.py" line="74"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
         <location filename="../../desktop/views/question_view.py" line="297"/>
         <location filename="../../desktop/views/report.py" line="277"/>
@@ -104,11 +104,10 @@
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="33"/>
-        <location filename="../../desktop/views/problem_text.py" line="70"/>
+        <location filename="../../desktop/views/problem_text.py" line="36"/>
+        <location filename="../../desktop/views/problem_text.py" line="74"/>
         <location filename="../../desktop/views/question_view.py" line="127"/>
         <location filename="../../desktop/views/question_view.py" line="152"/>
-        <location filename="../../desktop/views/search_dialog.py" line="40"/>
         <source>key</source>
         <translation>答案</translation>
     </message>
@@ -248,7 +247,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/navigator.py" line="64"/>
-        <location filename="../../desktop/views/search_dialog.py" line="46"/>
+        <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>void</source>
         <translation>作废</translation>
     </message>
@@ -278,7 +277,7 @@
         <location filename="../../desktop/views/navigator.py" line="385"/>
         <location filename="../../desktop/views/question_view.py" line="296"/>
         <location filename="../../desktop/views/report.py" line="299"/>
-        <location filename="../../desktop/views/search_dialog.py" line="296"/>
+        <location filename="../../desktop/views/search_dialog.py" line="291"/>
         <source>Question %1</source>
         <translation>第 %1 题</translation>
     </message>
@@ -459,13 +458,13 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="74"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="89"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="90"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="78"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="99"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="100"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
@@ -482,7 +481,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="94"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="139"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="140"/>
         <source>New seed</source>
         <translation>换个种子</translation>
     </message>
@@ -503,7 +502,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="104"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="149"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="150"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
@@ -514,7 +513,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="111"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="108"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="109"/>
         <source>(imported, unverified)</source>
         <translation>（导入，未核实）</translation>
     </message>
@@ -531,7 +530,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="119"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="147"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="148"/>
         <source>How many</source>
         <translation>抽取题数</translation>
     </message>
@@ -547,7 +546,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="171"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="95"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="96"/>
         <source>Save as template</source>
         <translation>保存为模板</translation>
     </message>
@@ -794,22 +793,22 @@
         <translation>%1（%2 天后）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="63"/>
+        <location filename="../../desktop/views/rating_bar.py" line="64"/>
         <source>Rate it yourself:</source>
         <translation>自己评分：</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="102"/>
+        <location filename="../../desktop/views/rating_bar.py" line="100"/>
         <source>you rated it</source>
         <translation>你评为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="102"/>
+        <location filename="../../desktop/views/rating_bar.py" line="100"/>
         <source>examdesk rated it</source>
         <translation>examdesk 评为</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/rating_bar.py" line="104"/>
+        <location filename="../../desktop/views/rating_bar.py" line="102"/>
         <source>next review</source>
         <translation>下次复习</translation>
     </message>
@@ -918,7 +917,7 @@
     <message>
         <location filename="../../desktop/views/bank_files.py" line="45"/>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="161"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="120"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="121"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
@@ -1425,464 +1424,459 @@
         <translation>未保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="59"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="60"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="75"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="76"/>
         <source>Continue</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="78"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="79"/>
         <source>Unfinished sets</source>
         <translation>未完成的练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="94"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="95"/>
         <source>Name, to save this set as a template</source>
         <translation>名称（用于把本练习保存为模板）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="114"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="115"/>
         <source>All</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="114"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="115"/>
         <source>None</source>
         <translation>全不选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="125"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="126"/>
         <source>In order (顺序)</source>
         <translation>顺序练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="127"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="128"/>
         <source>Random (随机)</source>
         <translation>随机练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="133"/>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="292"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="134"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="293"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="137"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="138"/>
         <source>seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="153"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="154"/>
         <source>Order</source>
         <translation>出题顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="162"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="163"/>
         <source>Sections</source>
         <translation>大题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="163"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="164"/>
         <source>Types</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="164"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="165"/>
         <source>Topics</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="165"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="166"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="169"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="170"/>
         <source>Nothing ticked in a list means any.</source>
         <translation>列表中不勾选任何项即为不限。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="172"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="173"/>
         <source>Unanswered only (never answered or shown)</source>
         <translation>只练未做过的（从未作答或查看答案）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="174"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="175"/>
         <source>Wrong only (in the wrong-answer book)</source>
         <translation>只练错题（错题本中的题目）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="176"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="177"/>
         <source>Favourites only (★)</source>
         <translation>只练收藏（★）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="178"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="179"/>
         <source>Include unverified (imported) questions</source>
         <translation>包括未核实（导入）的题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="187"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="188"/>
         <source>Filters</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="191"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="192"/>
         <source>Practice: answer, then see the key</source>
         <translation>练习：先作答，再看答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="193"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="194"/>
         <source>Recite (背题): key and explanation at once</source>
         <translation>背题：直接显示答案和解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="206"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="207"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="244"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="245"/>
         <source>The seed must be a whole number.</source>
         <translation>种子必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="287"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="288"/>
         <source>all papers</source>
         <translation>全部试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="291"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="292"/>
         <source>Random %1 (seed %2)</source>
         <translation>随机练习：%1（种子 %2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="294"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="295"/>
         <source>In order</source>
         <translation>顺序练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="295"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="296"/>
         <source>wrong only</source>
         <translation>只练错题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="296"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="297"/>
         <source>unanswered only</source>
         <translation>只练未做过的</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="297"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="298"/>
         <source>favourites only</source>
         <translation>只练收藏</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="368"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="369"/>
         <source>%1 question(s) match; the set has %2</source>
         <translation>符合条件的有 %1 题，本练习共 %2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="371"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="372"/>
         <source>seed %1 (the same seed gives the same set)</source>
         <translation>种子 %1（种子相同，抽到的题目也相同）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="374"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="375"/>
         <source>from %1 papers</source>
         <translation>来自 %1 份试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="400"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="401"/>
         <source>(a new set)</source>
         <translation>（新建练习）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="420"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="421"/>
         <source>Give the set a name to save it as a template.</source>
         <translation>请先给本练习命名，再保存为模板。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="451"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="452"/>
         <source>%1 · %2 of %3 answered · started %4</source>
         <translation>%1 · 已答 %2/%3 题 · 开始于 %4</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/practice_set_dialog.py" line="452"/>
+        <location filename="../../desktop/views/practice_set_dialog.py" line="453"/>
         <source>Practice run</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="33"/>
+        <location filename="../../desktop/views/problem_text.py" line="36"/>
         <source>numbering</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="34"/>
-        <location filename="../../desktop/views/search_dialog.py" line="40"/>
+        <location filename="../../desktop/views/problem_text.py" line="37"/>
         <source>stem</source>
         <translation>题干</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="34"/>
-        <location filename="../../desktop/views/problem_text.py" line="80"/>
-        <location filename="../../desktop/views/search_dialog.py" line="40"/>
+        <location filename="../../desktop/views/problem_text.py" line="37"/>
+        <location filename="../../desktop/views/problem_text.py" line="84"/>
         <source>options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="34"/>
-        <location filename="../../desktop/views/problem_text.py" line="72"/>
+        <location filename="../../desktop/views/problem_text.py" line="37"/>
+        <location filename="../../desktop/views/problem_text.py" line="76"/>
         <source>cut off</source>
         <translation>截断</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="35"/>
-        <location filename="../../desktop/views/problem_text.py" line="71"/>
+        <location filename="../../desktop/views/problem_text.py" line="38"/>
+        <location filename="../../desktop/views/problem_text.py" line="75"/>
         <source>question type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="35"/>
+        <location filename="../../desktop/views/problem_text.py" line="38"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="36"/>
-        <location filename="../../desktop/views/search_dialog.py" line="41"/>
+        <location filename="../../desktop/views/problem_text.py" line="39"/>
         <source>explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="36"/>
-        <location filename="../../desktop/views/problem_text.py" line="74"/>
+        <location filename="../../desktop/views/problem_text.py" line="39"/>
+        <location filename="../../desktop/views/problem_text.py" line="78"/>
         <source>check suite</source>
         <translation>检查套件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="37"/>
-        <location filename="../../desktop/views/problem_text.py" line="79"/>
+        <location filename="../../desktop/views/problem_text.py" line="40"/>
+        <location filename="../../desktop/views/problem_text.py" line="83"/>
         <source>accepted variants</source>
         <translation>其他可接受答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="37"/>
+        <location filename="../../desktop/views/problem_text.py" line="40"/>
         <source>points per blank</source>
         <translation>每空分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="38"/>
-        <location filename="../../desktop/views/problem_text.py" line="72"/>
+        <location filename="../../desktop/views/problem_text.py" line="41"/>
+        <location filename="../../desktop/views/problem_text.py" line="76"/>
         <source>rubric</source>
         <translation>评分要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="38"/>
+        <location filename="../../desktop/views/problem_text.py" line="41"/>
         <source>multiple-choice scoring</source>
         <translation>多选计分规则</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="39"/>
-        <location filename="../../desktop/views/search_dialog.py" line="41"/>
+        <location filename="../../desktop/views/problem_text.py" line="42"/>
         <source>errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="39"/>
+        <location filename="../../desktop/views/problem_text.py" line="42"/>
         <source>topics</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="51"/>
+        <location filename="../../desktop/views/problem_text.py" line="55"/>
         <source>question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="55"/>
+        <location filename="../../desktop/views/problem_text.py" line="59"/>
         <source>the whole paper</source>
         <translation>整张试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="70"/>
+        <location filename="../../desktop/views/problem_text.py" line="74"/>
         <source>no key printed</source>
         <translation>原卷无答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="71"/>
+        <location filename="../../desktop/views/problem_text.py" line="75"/>
         <source>partial credit</source>
         <translation>部分得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="72"/>
+        <location filename="../../desktop/views/problem_text.py" line="76"/>
         <source>tolerance</source>
         <translation>容差</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="73"/>
+        <location filename="../../desktop/views/problem_text.py" line="77"/>
         <source>no code</source>
         <translation>无代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="73"/>
+        <location filename="../../desktop/views/problem_text.py" line="77"/>
         <source>where the code ends</source>
         <translation>代码在哪里结束</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="74"/>
+        <location filename="../../desktop/views/problem_text.py" line="78"/>
         <source>blanks</source>
         <translation>填空</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="75"/>
+        <location filename="../../desktop/views/problem_text.py" line="79"/>
         <source>number of blanks</source>
         <translation>空的数量</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="75"/>
+        <location filename="../../desktop/views/problem_text.py" line="79"/>
         <source>restored hyphen</source>
         <translation>已恢复的连字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <location filename="../../desktop/views/problem_text.py" line="80"/>
         <source>lost formula</source>
         <translation>丢失的公式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <location filename="../../desktop/views/problem_text.py" line="80"/>
         <source>lost name</source>
         <translation>丢失的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="77"/>
+        <location filename="../../desktop/views/problem_text.py" line="81"/>
         <source>lost character</source>
         <translation>丢失的字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="77"/>
+        <location filename="../../desktop/views/problem_text.py" line="81"/>
         <source>lost spacing</source>
         <translation>丢失的空白</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="78"/>
+        <location filename="../../desktop/views/problem_text.py" line="82"/>
         <source>code does not compile</source>
         <translation>代码无法编译</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="78"/>
+        <location filename="../../desktop/views/problem_text.py" line="82"/>
         <source>indentation</source>
         <translation>缩进</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="79"/>
+        <location filename="../../desktop/views/problem_text.py" line="83"/>
         <source>alternatives</source>
         <translation>其他答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="80"/>
+        <location filename="../../desktop/views/problem_text.py" line="84"/>
         <source>deleted operator</source>
         <translation>丢失的运算符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="81"/>
+        <location filename="../../desktop/views/problem_text.py" line="85"/>
         <source>lost comment</source>
         <translation>丢失的注释</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="81"/>
+        <location filename="../../desktop/views/problem_text.py" line="85"/>
         <source>text encoding</source>
         <translation>文本编码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="39"/>
-        <location filename="../../desktop/views/search_dialog.py" line="41"/>
+        <location filename="../../desktop/views/problem_text.py" line="42"/>
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
         <source>my note</source>
         <translation>我的笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
         <source>topic</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="46"/>
+        <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>verified</source>
         <translation>已核实</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="46"/>
+        <location filename="../../desktop/views/search_dialog.py" line="41"/>
         <source>corrected</source>
         <translation>已勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="47"/>
+        <location filename="../../desktop/views/search_dialog.py" line="42"/>
         <source>disputed</source>
         <translation>有争议</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="47"/>
+        <location filename="../../desktop/views/search_dialog.py" line="42"/>
         <source>unverified (imported)</source>
         <translation>未核实（导入）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="169"/>
+        <location filename="../../desktop/views/search_dialog.py" line="164"/>
         <source>Search questions</source>
         <translation>搜索题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="180"/>
+        <location filename="../../desktop/views/search_dialog.py" line="175"/>
         <source>Search stems, options, keys, explanations, errata, code and your notes (Chinese or identifiers)…</source>
         <translation>搜索题干、选项、答案、解析、勘误、代码和你的笔记（中文或标识符）…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="193"/>
+        <location filename="../../desktop/views/search_dialog.py" line="188"/>
         <source>my notes too</source>
         <translation>也搜索我的笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="215"/>
+        <location filename="../../desktop/views/search_dialog.py" line="210"/>
         <source>Enter opens the question in practice · ↑/↓ choose · two-character words work too · &quot;quotes&quot; keep a phrase</source>
         <translation>Enter 在练习中打开该题 · ↑/↓ 选择 · 两个字的词也能搜 · 用 &quot;引号&quot; 括起的短语整体匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="238"/>
+        <location filename="../../desktop/views/search_dialog.py" line="233"/>
         <source>All papers</source>
         <translation>全部试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="239"/>
+        <location filename="../../desktop/views/search_dialog.py" line="234"/>
         <source>All types</source>
         <translation>全部题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="241"/>
+        <location filename="../../desktop/views/search_dialog.py" line="236"/>
         <source>All topics</source>
         <translation>全部知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="243"/>
+        <location filename="../../desktop/views/search_dialog.py" line="238"/>
         <source>Any status</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="311"/>
+        <location filename="../../desktop/views/search_dialog.py" line="306"/>
         <source>No question matches “%1”.</source>
         <translation>没有与“%1”匹配的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="313"/>
+        <location filename="../../desktop/views/search_dialog.py" line="308"/>
         <source>%1 matches, the best %2 shown</source>
         <translation>共 %1 条结果，显示最相关的 %2 条</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/search_dialog.py" line="316"/>
+        <location filename="../../desktop/views/search_dialog.py" line="311"/>
         <source>%1 match(es)</source>
         <translation>%1 条结果</translation>
     </message>
@@ -3009,219 +3003,219 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="148"/>
+        <location filename="../../desktop/main_window.py" line="153"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="149"/>
+        <location filename="../../desktop/main_window.py" line="154"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="155"/>
+        <location filename="../../desktop/main_window.py" line="160"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="157"/>
+        <location filename="../../desktop/main_window.py" line="162"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="159"/>
+        <location filename="../../desktop/main_window.py" line="164"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="161"/>
+        <location filename="../../desktop/main_window.py" line="166"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="162"/>
+        <location filename="../../desktop/main_window.py" line="167"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="169"/>
+        <location filename="../../desktop/main_window.py" line="174"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="175"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="182"/>
+        <location filename="../../desktop/main_window.py" line="187"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="183"/>
+        <location filename="../../desktop/main_window.py" line="188"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="185"/>
+        <location filename="../../desktop/main_window.py" line="190"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="187"/>
+        <location filename="../../desktop/main_window.py" line="192"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="189"/>
+        <location filename="../../desktop/main_window.py" line="194"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="191"/>
+        <location filename="../../desktop/main_window.py" line="196"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="193"/>
+        <location filename="../../desktop/main_window.py" line="198"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="199"/>
+        <location filename="../../desktop/main_window.py" line="204"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="209"/>
+        <location filename="../../desktop/main_window.py" line="214"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="211"/>
+        <location filename="../../desktop/main_window.py" line="216"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="212"/>
+        <location filename="../../desktop/main_window.py" line="217"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="213"/>
+        <location filename="../../desktop/main_window.py" line="218"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="219"/>
+        <location filename="../../desktop/main_window.py" line="224"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="220"/>
+        <location filename="../../desktop/main_window.py" line="225"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="281"/>
+        <location filename="../../desktop/main_window.py" line="286"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="343"/>
+        <location filename="../../desktop/main_window.py" line="348"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="349"/>
+        <location filename="../../desktop/main_window.py" line="354"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="736"/>
+        <location filename="../../desktop/main_window.py" line="741"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="823"/>
+        <location filename="../../desktop/main_window.py" line="828"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="338"/>
+        <location filename="../../desktop/main_window.py" line="343"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="195"/>
+        <location filename="../../desktop/main_window.py" line="200"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="197"/>
+        <location filename="../../desktop/main_window.py" line="202"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="411"/>
+        <location filename="../../desktop/main_window.py" line="416"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="457"/>
+        <location filename="../../desktop/main_window.py" line="462"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="522"/>
+        <location filename="../../desktop/main_window.py" line="527"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="529"/>
+        <location filename="../../desktop/main_window.py" line="534"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="543"/>
+        <location filename="../../desktop/main_window.py" line="548"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="591"/>
-        <location filename="../../desktop/main_window.py" line="603"/>
+        <location filename="../../desktop/main_window.py" line="596"/>
+        <location filename="../../desktop/main_window.py" line="608"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="688"/>
-        <location filename="../../desktop/main_window.py" line="740"/>
+        <location filename="../../desktop/main_window.py" line="693"/>
+        <location filename="../../desktop/main_window.py" line="745"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="739"/>
+        <location filename="../../desktop/main_window.py" line="744"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="777"/>
+        <location filename="../../desktop/main_window.py" line="782"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="779"/>
+        <location filename="../../desktop/main_window.py" line="784"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="783"/>
+        <location filename="../../desktop/main_window.py" line="788"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="786"/>
+        <location filename="../../desktop/main_window.py" line="791"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
