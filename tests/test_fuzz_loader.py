@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -127,6 +128,30 @@ def _sibling_text() -> str:
     text = SIBLING.read_text("utf-8")
     assert text.count("number = 2\n") == 1
     return text.replace("number = 2\n", f"number = {SIBLING_NUMBER}\n")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def memory_cap():
+    """A case that makes the loader allocate without bound fails here, with its input
+    printed by hypothesis, instead of the kernel's OOM killer ending the whole test run
+    with nothing said (one clean-clone run: 24 GB in "mutated code files", not seen again
+    in 4,000+ cases). Linux: the address space this process has now, plus 4 GiB."""
+    if not sys.platform.startswith("linux"):
+        yield
+        return
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * resource.getpagesize()
+    cap = size + 4 * 2**30
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 @pytest.fixture(scope="module")
