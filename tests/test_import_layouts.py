@@ -63,6 +63,22 @@ def test_english_markdown_headers_options_and_keys():
     assert p.title == "Deep learning practice exam"
 
 
+def test_an_english_paper_gets_its_defaults_in_english():
+    """What the importer writes where the source said nothing (rubric, duration) follows
+    the paper's language; a stated English duration is read."""
+    p = paper(EN_MARKDOWN)
+    q3 = p.questions[2]
+    assert q3.rubric[0]["text"].startswith("Mark yourself against the source's answer")
+    assert p.duration_note.startswith("The paper states no duration")
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in p.duration_note + q3.rubric[0]["text"])
+    timed = paper(EN_MARKDOWN.replace("# Deep learning practice exam\n",
+                                      "# Deep learning practice exam\n\nTime allowed: 90 minutes\n"))
+    assert (timed.duration_minutes, timed.duration_note) == (90, "the duration the paper states")
+    chinese = paper("一、简答题\n1. 什么是梯度消失？（10分）\n答案：略\n")
+    assert chinese.questions[0].rubric[0]["text"].startswith("对照原卷答案自评")
+    assert chinese.duration_note.startswith("试卷未注明考试时长")
+
+
 @pytest.mark.parametrize("number", ["Q{n}.", "{n})", "（{n}）", "第{n}题", "Question {n}:"])
 def test_numbering_styles(number):
     text = "\n".join(f"{number.format(n=n)} 下列哪项正确？\nA. 甲{n}\nB. 乙{n}\n答案：B"

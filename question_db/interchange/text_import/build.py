@@ -53,7 +53,11 @@ MINUTES = {"single_choice": 1.5, "multiple_choice": 2.5, "fill_blank": 2, "short
            "system_design": 30}  # calculation and programming: 1 minute per point
 TRUE_WORDS = ("正确", "对", "是", "√", "✓", "✔", "T", "True", "Y")
 FALSE_WORDS = ("错误", "错", "否", "×", "✗", "✘", "F", "False", "N")
-SELF_MARKED = "对照原卷答案自评（导入草稿：评分要点尚未由人整理）"
+# What an imported draft says where the source said nothing, in the paper's language.
+SELF_MARKED = {"zh": "对照原卷答案自评（导入草稿：评分要点尚未由人整理）",
+               "en": "Mark yourself against the source's answer (imported draft: no grader "
+                     "has split it into points yet)"}
+NO_ANSWER = {"zh": "（原卷未给出答案）", "en": "(the source gives no answer)"}
 _FENCE = re.compile(r"```(.*?)(```|$)", re.S)
 _INLINE = re.compile(r"`([^`\n]{1,200})`")
 _NOT_INLINE = re.compile(r"答案|解析|[，。：；？！]|\d[.．、][\u4e00-\u9fff]")
@@ -386,9 +390,9 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
     sections = _sections(b, sk, rules, questions, section_of)
     for q in questions:  # points are final only now (shared out of section totals)
         if q.rubric:
-            q.rubric = [{"text": SELF_MARKED, "points": q.points}]
+            q.rubric = [{"text": SELF_MARKED[_tongue(b.language)], "points": q.points}]
     paper_title = title or sk.title or paper_id
-    duration, note = _duration(sk.preamble + " " + sk.title, questions)
+    duration, note = _duration(sk.preamble + " " + sk.title, questions, b.language)
     paper = DraftPaper(id=paper_id, title=paper_title, sections=sections, questions=questions,
                        duration_minutes=duration, duration_note=note, source=source,
                        language=b.language)
@@ -483,7 +487,7 @@ def _question(b: _Builder, raw: sg.RawQuestion, header_type: str, rule: Rule,
         _fill(q, raw, answer_field, flags)
     else:
         flags += answer_field.flags
-        _subjective(q, answer_field, flags)
+        _subjective(q, answer_field, flags, b.language)
     if not raw.marker and not raw.answer:
         flags.append(ReviewFlag("no_key", "", "the source prints no answer for this question",
                                 "answer"))
@@ -595,12 +599,13 @@ def _variants(printed: str) -> list[str]:
     return list(dict.fromkeys(v for v in out if v))
 
 
-def _subjective(q: DraftQuestion, answer: _Field, flags: list[ReviewFlag]) -> None:
+def _subjective(q: DraftQuestion, answer: _Field, flags: list[ReviewFlag],
+                language: str) -> None:
     text = answer.text
     q.seed_answer = text
-    q.rubric = [{"text": SELF_MARKED, "points": q.points}]
+    q.rubric = [{"text": SELF_MARKED[_tongue(language)], "points": q.points}]
     if q.type == "calculation":
-        q.reference_answer = text or "（原卷未给出答案）"
+        q.reference_answer = text or NO_ANSWER[_tongue(language)]
     elif q.type == "programming":
         python = [c for c in answer.code if c.language == "python"]
         if python:
@@ -734,16 +739,33 @@ def _sections(b: _Builder, sk: sg.Skeleton, rules: list[Rule],
     return out
 
 
-def _duration(text: str, questions: list[DraftQuestion]) -> tuple[int, str]:
-    m = re.search(r"(?:考试)?(?:时间|时长)\s*[：:为]?\s*(\d{2,3})\s*分钟", text)
+def _tongue(language: str) -> str:
+    return "zh" if language.startswith("zh") else "en"
+
+
+_STATED_MINUTES = re.compile(
+    r"(?:考试)?(?:时间|时长)\s*[：:为]?\s*(\d{2,3})\s*分钟"
+    r"|(?:time(?:\s+(?:allowed|limit))?|duration)\s*[:：]?\s*(\d{2,3})\s*min(?:ute)?s?\b"
+    r"|\b(\d{2,3})\s*min(?:ute)?s?\s+(?:allowed|exam|paper|test)\b", re.I)
+
+
+def _duration(text: str, questions: list[DraftQuestion], language: str) -> tuple[int, str]:
+    zh = _tongue(language) == "zh"
+    m = _STATED_MINUTES.search(text)
     if m:
-        return int(m[1]), "试卷注明的考试时长"
+        return (int(next(g for g in m.groups() if g)),
+                "试卷注明的考试时长" if zh else "the duration the paper states")
     minutes = sum(q.points if q.type in ("calculation", "programming") else MINUTES[q.type]
                   for q in questions)
     rounded = max(10, int(-(-minutes // 10) * 10))
-    return rounded, (f"试卷未注明考试时长，按题量估算约 {minutes:.0f} 分钟（单选 1.5、多选 2.5、"
-                     f"填空 2、简答 10、系统设计 30 分钟/题，计算与编程 1 分钟/分），取 "
-                     f"{rounded} 分钟。")
+    if zh:
+        return rounded, (f"试卷未注明考试时长，按题量估算约 {minutes:.0f} 分钟（单选 1.5、多选 2.5、"
+                         f"填空 2、简答 10、系统设计 30 分钟/题，计算与编程 1 分钟/分），取 "
+                         f"{rounded} 分钟。")
+    return rounded, (f"The paper states no duration: about {minutes:.0f} minutes from its "
+                     f"questions (single choice 1.5, multiple choice 2.5, fill-in 2, short "
+                     f"answer 10, system design 30 minutes each; calculation and programming "
+                     f"1 minute a point), rounded to {rounded}.")
 
 
 def _dedupe(flags: list[ReviewFlag]) -> list[ReviewFlag]:
