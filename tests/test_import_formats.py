@@ -700,6 +700,34 @@ def test_scanned_pdf_is_refused(tmp_path):
         import_file(path)
 
 
+@needs_reportlab
+def test_pdf_glyphs_without_a_character_map_are_flagged_where_they_stand(tmp_path):
+    """A PDF whose CJK font lost its character map: pdfminer yields ``(cid:N)`` runs. Most
+    of the text is readable, so the paper imports; each run becomes one U+FFFD and the
+    question holding it is flagged, instead of ``(cid:26174)`` junk in an option."""
+    from reportlab.pdfgen import canvas
+
+    _fonts()
+    path = tmp_path / "cid.pdf"
+    c = canvas.Canvas(str(path))
+    c.setFont("Helvetica", 11)
+    for y, text in ((700, "1. Which of these saves activation memory?"),
+                    (680, "A. gradient checkpointing"), (660, "B. a larger"), (640, "Answer: A")):
+        c.drawString(72, y, text)
+    c.setFont("STSong-Light", 11)
+    c.drawString(140, 660, "显存")
+    c.save()
+    # the CID font's map is Identity-H under an ordering nobody knows: no text for its glyphs
+    data = path.read_bytes().replace(b"/UniGB-UCS2-H", b"/Identity-H  ").replace(b"(GB1)", b"(Zz1)")
+    path.write_bytes(data)
+    q, = import_file(path).paper.questions
+    assert q.options == {"A": "gradient checkpointing", "B": "a larger \ufffd"}
+    assert q.seed_answer == "A"
+    lost = [f for f in q.review if f.kind == "lost_character"]
+    assert lost and "\ufffd" in lost[0].text and "could not map" in lost[0].why
+    assert "cid:" not in repr(q)
+
+
 def _cn_pdf(path, pages_of: int = 2) -> None:
     paper = PdfPaper(CN_TITLE + " · 期中", "第 {n} 页 共 {total} 页")
     lines = _cn_lines()

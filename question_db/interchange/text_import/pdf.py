@@ -53,6 +53,7 @@ _PAGE_NUMBER = re.compile(
     r"""^\s*(?:[-–—]\s*\d{1,4}\s*[-–—]|\d{1,4}|第\s*\d{1,4}\s*页.*|.*共\s*\d{1,4}\s*页.*|
         (?i:page\s*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?)|\d{1,4}\s*/\s*\d{1,4})\s*$""", re.X)
 _CID = re.compile(r"\(cid:\d+\)")
+_CID_RUN = re.compile(r"(?:\(cid:\d+\))+")
 
 
 @dataclass
@@ -148,7 +149,9 @@ def pdf_text(path: Path | str) -> str:
         raise UnreadableInput(path, "its fonts carry no character map, so its text cannot "
                                     "be read (print it to PDF again, or OCR it)")
     _drop_furniture(pages)
-    return "\n".join(_paper_lines(pages))
+    # a glyph whose font has no character map is a lost character: the prose rules flag
+    # U+FFFD where it stands, so the review points at each one
+    return _CID_RUN.sub("\ufffd", "\n".join(_paper_lines(pages)))
 
 
 # -- 1. rows in reading order --------------------------------------------------------------

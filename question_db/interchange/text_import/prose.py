@@ -90,7 +90,7 @@ _COMPILE_MODE = re.compile(r"""(mode\s*=\s*["'])(reduceoverhead|maxautotunenocud
 _PILE_CALL = re.compile(r"(?<![A-Za-z0-9_.])pile(?=\s*\()")
 _PILE_SPAN = re.compile(r"`pile`")
 _PILE_WORD = re.compile(r"(?<![A-Za-z_.])pile(?![A-Za-z0-9_])")
-_LOST = re.compile(r"\?+")
+_LOST = re.compile(r"[?\ufffd]+")  # U+FFFD: a PDF glyph without a character map
 _QUESTION_MARK = re.compile(r"\?(?=\s|$|[\"'”’)\]*]|\ue000)")
 _SUPERSCRIPT = re.compile(r"(?:\)|\|\|)([23])(?=[=+\-×*/，,。）);；]|$|[^\w.])")
 
@@ -298,6 +298,12 @@ def find_lost_characters(text: str) -> tuple[str, list[Note]]:
         else:
             spans.append([m.start(), m.end()])
     for start, end in spans:
+        if "\ufffd" in text[start:end]:
+            notes.append(Note("lost_character", text[start:end],
+                              "“\ufffd” stands for characters the PDF's font could not map "
+                              f"to text; restore them from the printed paper (in "
+                              f"“{_context(text, start, end)}”)"))
+            continue
         why = ("“?” stands for a character or math symbol (−, ², √, ∂, ½ …) the extraction "
                f"lost; restore it from the context (in “{_context(text, start, end)}”)")
         notes.append(Note("lost_math", text[start:end], why))
