@@ -8,10 +8,12 @@ import re
 import time
 from pathlib import Path
 
+import dataclasses
+
 import pytest
 
 from question_db.bank import load_bank
-from question_db.interchange.anki import note_guid, read_apkg, write_apkg
+from question_db.interchange.anki import CARD_LABELS, note_guid, read_apkg, write_apkg
 from question_db.interchange.markup import canonical_markdown, html_to_markdown
 from question_db.interchange.writing import has_key
 
@@ -69,8 +71,9 @@ def test_package_keeps_every_field_tag_and_guid(exported):
                 f"type::{q.type}", f"status::{q.status}", f"paper::{q.paper_id}"}
             assert all(" " not in t for t in note.tags)
             assert note.modified == file_mtime(q), q.id
+            status = CARD_LABELS["zh"]["status"][q.status]  # both papers are Chinese
             assert (f["Id"], f["Paper"], f["Status"], f["Note"]) == (q.id, paper.title,
-                                                                     q.status, "")
+                                                                     status, "")
             assert md(f["Explanation"]) == want(q.explanation), q.id
             assert md(f["Errata"]) == want(q.errata), q.id
             if note.notetype == "examdesk cloze":
@@ -86,7 +89,7 @@ def test_package_keeps_every_field_tag_and_guid(exported):
                     assert f"**{letter}.**" in options and want(text) in options
                 key = f["Answer"]
                 if not has_key(q):
-                    assert key.startswith("No correct answer")
+                    assert key.startswith("本题无正确答案")
                 elif q.type == "single_choice":
                     assert key.startswith(q.answer) and all(a in key for a in q.also_accept)
                 else:
@@ -177,6 +180,77 @@ def test_anki_imports_twice_without_duplicates_and_updates_an_edit_in_place(pack
         decks = {d.name for d in col.decks.all_names_and_ids()}
         assert {"examdesk", "examdesk::2025年人工智能工程师认证考试试卷",
                 "examdesk::（2025校招）人工智能工程师招聘笔试试题"} <= decks
+    finally:
+        col.close()
+
+
+def _anki_import(col, path):
+    from anki.collection import ImportAnkiPackageRequest
+    from anki.import_export_pb2 import ImportAnkiPackageOptions
+
+    request = ImportAnkiPackageRequest(package_path=str(path),
+                                       options=ImportAnkiPackageOptions(with_scheduling=False))
+    log = col.import_anki_package(request).log
+    return {k: len(getattr(log, k)) for k in ("new", "updated", "duplicate", "conflicting")}
+
+
+def test_card_labels_are_in_the_decks_language(tmp_path):
+    """Issue 30 item 5: a Chinese paper's cards say 勘误 / 我的笔记 / 评分要点 / 参考解答,
+    an English paper's Errata / My note / Rubric / Reference solution, each language in
+    note types of its own (a note type holds its templates)."""
+    from anki.collection import Collection
+
+    bank = load_bank()
+    chinese = bank.paper("001")
+    english = dataclasses.replace(bank.paper("000"), language="en")
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        path = tmp_path / "both.apkg"
+        write_apkg([chinese, english], path, notes={"001/1": "记住", "000/1": "remember"})
+        assert _anki_import(col, path)["new"] == len(chinese.questions) + len(english.questions)
+
+        def back(question_id):
+            note = col.get_note(col.find_notes(f'"Id:{question_id}"')[0])
+            return note.note_type()["name"], note.cards()[0].answer()
+
+        zh_errata = next(q.id for q in chinese.questions if q.errata)
+        name, html = back(zh_errata)
+        assert name == "examdesk choice" and "勘误" in html and "Errata" not in html
+        name, html = back("001/1")
+        assert "我的笔记" in html and "My note" not in html
+        en_errata = next(q.id for q in english.questions if q.errata)
+        name, html = back(en_errata)
+        assert name.endswith("(English)") and "Errata" in html and "勘误" not in html
+        code_zh = next(q.id for q in chinese.questions if q.type == "programming")
+        assert "参考解答" in back(code_zh)[1] and "评分要点" in back(code_zh)[1]
+        code_en = next(q.id for q in english.questions if q.type == "programming")
+        assert "Reference solution" in back(code_en)[1]
+    finally:
+        col.close()
+
+
+def test_a_deck_from_the_last_release_takes_the_chinese_labels_in_place(tmp_path):
+    """A learner's collection already holds notes from an export with English labels
+    (the sample file was written by the release before this change): a new export updates
+    the note types' templates, with no conflict, no duplicate and every note kept."""
+    from anki.collection import Collection
+
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        before = Path(__file__).parent / "data" / "anki" / "examdesk-2026-11-001-sample.apkg"
+        assert _anki_import(col, before)["new"] == 4
+        ids = sorted(col.find_notes(""))
+        old = col.get_note(col.find_notes('"Id:001/1"')[0]).cards()[0].answer()
+        assert "Errata" in old and "勘误" not in old
+        bank = load_bank()
+        sample = dataclasses.replace(bank.paper("001"),
+                                     questions=tuple(bank.paper("001").questions[:4]))
+        write_apkg([sample], tmp_path / "now.apkg")
+        log = _anki_import(col, tmp_path / "now.apkg")
+        assert log["conflicting"] == log["new"] == 0
+        assert sorted(col.find_notes("")) == ids
+        now = col.get_note(col.find_notes('"Id:001/1"')[0]).cards()[0].answer()
+        assert "勘误" in now and "Errata" not in now
     finally:
         col.close()
 

@@ -259,3 +259,23 @@ def test_one_part_calculation_keeps_value_and_tolerance_not_the_unit(tmp_path):
                 "explanation")
     assert [(p.value, p.tolerance, p.unit, p.points) for p in new.parts] == [(1040, 5, "", 2)]
     assert sorted(w.field for w in exported) == ["answer[0].unit", "rubric"]
+
+
+def test_feedback_headings_follow_the_papers_language(bank, tmp_path):
+    """Issue 30 item 5: a Chinese paper's GIFT feedback says 勘误 / 评分要点 / 参考答案, an
+    English one Errata / Rubric / Reference answer; both come back apart."""
+    import dataclasses
+
+    for language, words in (("zh-Hans", ("勘误", "评分要点", "参考答案", "初始代码")),
+                            ("en", ("Errata", "Rubric", "Reference answer", "Starter code"))):
+        paper = dataclasses.replace(bank.paper("000"), language=language)
+        (tmp_path / language).mkdir()
+        paper, out, _, _, back = roundtrip.trip(paper, tmp_path / language, write_gift,
+                                                read_gift, ".gift")
+        text = out.read_text("utf-8")
+        assert all(f"<h4>{w}</h4>" in text for w in words), language
+        kept = [q for q in paper.questions if has_key(q)]
+        for orig, new in zip(kept, back.questions):
+            assert_same(orig, new, "errata", "explanation")
+            assert rubric(new.rubric) == rubric(orig.rubric) or orig.type in (
+                "fill_blank", "calculation"), orig.id

@@ -374,3 +374,24 @@ def test_one_part_calculation_is_a_numerical_question_with_its_unit(tmp_path):
     assert_same(paper.questions[0], back.questions[0], "type", "points", "stem", "parts",
                 "rubric", "reference_answer", "explanation")
     assert [w.field for w in exported] == ["rubric"]
+
+
+@pytest.mark.parametrize("language, headings, other", [
+    ("zh-Hans", ("<h4>勘误</h4>", "<h4>评分要点</h4>"), "<h4>Errata</h4>"),
+    ("en", ("<h4>Errata</h4>", "<h4>Rubric</h4>"), "<h4>勘误</h4>"),
+])
+def test_feedback_headings_are_in_the_papers_language_and_read_back(bank, tmp_path, language,
+                                                                     headings, other):
+    """Issue 30 item 5: the headings a Moodle teacher and learner read follow the paper's
+    language; the reader splits either language back into the fields."""
+    import dataclasses
+    import html
+
+    paper = dataclasses.replace(bank.paper("000"), language=language)
+    paper, out, _, _, back = roundtrip.trip(paper, tmp_path, write_moodle_xml, read_moodle_xml,
+                                            ".xml")
+    xml = html.unescape(out.read_text("utf-8"))  # the HTML is escaped inside <text>
+    assert all(h in xml for h in headings) and other not in xml
+    kept = [q for q in paper.questions if has_key(q)]
+    for orig, new in zip(kept, back.questions):
+        assert_same(orig, new, "errata", "explanation", *PER_TYPE[orig.type])

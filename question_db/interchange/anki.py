@@ -42,7 +42,8 @@ from ..atomic_file import atomic_path
 from .writing import dropped, has_key, media_file, question_mtime
 from .zip_limits import ZipLimits, copy_member, open_zip, read_member
 
-__all__ = ["FORMAT", "DECK_ROOT", "MODEL_IDS", "FIELDS", "deck_id", "note_guid", "tag",
+__all__ = ["FORMAT", "DECK_ROOT", "MODEL_IDS", "MODEL_IDS_BY_LANGUAGE", "CARD_LABELS",
+           "card_language", "FIELDS", "deck_id", "note_guid", "tag",
            "tags_for", "highlight", "build_package", "write_apkg", "AnkiNote", "AnkiPackage",
            "read_apkg", "APKG_LIMITS"]
 
@@ -59,28 +60,63 @@ FIELDS = {
     "code": ["Stem", "Starter", "Reference", "Rubric", "Explanation", "Errata", *_COMMON],
 }
 _META = '<div class="meta">{{Paper}} · {{Id}} · {{Status}}</div>'
-_BACK_COMMON = ("{{#Explanation}}<div class=\"explanation\">{{Explanation}}</div>"
-                "{{/Explanation}}"
-                "{{#Errata}}<div class=\"errata\"><div class=\"label\">Errata</div>{{Errata}}"
-                "</div>{{/Errata}}"
-                "{{#Note}}<div class=\"note\"><div class=\"label\">My note</div>{{Note}}</div>"
-                "{{/Note}}")
-_TEMPLATES = {
-    "choice": (_META + '<div class="stem">{{Stem}}</div><div class="options">{{Options}}</div>',
-               '{{FrontSide}}<hr id="answer"><div class="key">{{Answer}}</div>' + _BACK_COMMON),
-    "cloze": (_META + '<div class="stem">{{cloze:Text}}</div>',
-              _META + '<div class="stem">{{cloze:Text}}</div><hr id="answer">'
-              '{{#Answers}}<div class="key">{{Answers}}</div>{{/Answers}}' + _BACK_COMMON),
-    "answer": (_META + '<div class="stem">{{Stem}}</div>',
-               '{{FrontSide}}<hr id="answer"><div class="key">{{Answer}}</div>'
-               '{{#Rubric}}<div class="rubric"><div class="label">Rubric</div>{{Rubric}}</div>'
-               '{{/Rubric}}' + _BACK_COMMON),
-    "code": (_META + '<div class="stem">{{Stem}}</div>{{#Starter}}<div class="label">Starter'
-             '</div>{{Starter}}{{/Starter}}',
-             '{{FrontSide}}<hr id="answer"><div class="label">Reference solution</div>'
-             '{{Reference}}{{#Rubric}}<div class="rubric"><div class="label">Rubric</div>'
-             '{{Rubric}}</div>{{/Rubric}}' + _BACK_COMMON),
+# The labels a card shows, in its deck's language (the paper's). A note type holds its
+# templates, so each language has its own note types (``MODEL_IDS_BY_LANGUAGE``). Chinese
+# keeps the ids of the first release (every bundled paper is Chinese): Anki takes the newer
+# templates of a note type it has, so those decks update in place with Chinese labels.
+CARD_LABELS = {
+    "en": {"errata": "Errata", "note": "My note", "rubric": "Rubric", "starter": "Starter",
+           "reference": "Reference solution",
+           "no_key": "No correct answer (void): see the explanation.",
+           "also": "also accepted: {}", "status": {}},
+    "zh": {"errata": "勘误", "note": "我的笔记", "rubric": "评分要点", "starter": "初始代码",
+           "reference": "参考解答", "no_key": "本题无正确答案（作废）：见解析。",
+           "also": "也接受：{}",
+           "status": {"ok": "已核对", "corrected": "已更正", "void": "作废", "disputed": "有争议",
+                      "draft": "草稿"}},
 }
+MODEL_IDS_BY_LANGUAGE = {"zh": MODEL_IDS,
+                         "en": {kind: mid + 100 for kind, mid in MODEL_IDS.items()}}
+_MODEL_SUFFIX = {"zh": "", "en": " (English)"}
+# When the note types' templates last changed (2026-12-04, the labels in the deck's
+# language). A note type is written at least this new: Anki takes a note type's templates
+# only from a package whose note type is newer than its own.
+TEMPLATES_CHANGED = 1_796_342_400
+
+
+def card_language(language: str) -> str:
+    """The card-label language of a paper written in ``language`` (``zh-Hans``, ``en``…)."""
+    return "zh" if language.lower().startswith("zh") else "en"
+
+
+def _templates(lang: str) -> dict[str, tuple[str, str]]:
+    label = CARD_LABELS[lang]
+    back_common = ("{{#Explanation}}<div class=\"explanation\">{{Explanation}}</div>"
+                   "{{/Explanation}}"
+                   f"{{{{#Errata}}}}<div class=\"errata\"><div class=\"label\">{label['errata']}"
+                   "</div>{{Errata}}</div>{{/Errata}}"
+                   f"{{{{#Note}}}}<div class=\"note\"><div class=\"label\">{label['note']}</div>"
+                   "{{Note}}</div>{{/Note}}")
+    rubric = (f'{{{{#Rubric}}}}<div class="rubric"><div class="label">{label["rubric"]}</div>'
+              '{{Rubric}}</div>{{/Rubric}}')
+    return {
+        "choice": (_META + '<div class="stem">{{Stem}}</div><div class="options">{{Options}}'
+                   '</div>',
+                   '{{FrontSide}}<hr id="answer"><div class="key">{{Answer}}</div>'
+                   + back_common),
+        "cloze": (_META + '<div class="stem">{{cloze:Text}}</div>',
+                  _META + '<div class="stem">{{cloze:Text}}</div><hr id="answer">'
+                  '{{#Answers}}<div class="key">{{Answers}}</div>{{/Answers}}' + back_common),
+        "answer": (_META + '<div class="stem">{{Stem}}</div>',
+                   '{{FrontSide}}<hr id="answer"><div class="key">{{Answer}}</div>' + rubric
+                   + back_common),
+        "code": (_META + '<div class="stem">{{Stem}}</div>{{#Starter}}<div class="label">'
+                 f'{label["starter"]}</div>{{{{Starter}}}}{{{{/Starter}}}}',
+                 f'{{{{FrontSide}}}}<hr id="answer"><div class="label">{label["reference"]}'
+                 '</div>{{Reference}}' + rubric + back_common),
+    }
+
+
 _CSS = """
 .card { font-family: "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei",
   "PingFang SC", sans-serif; font-size: 18px; text-align: left; line-height: 1.5;
@@ -148,13 +184,28 @@ def highlight(code: str, language: str = "python") -> str:
     return render(code, lexer, HtmlFormatter(cssclass="highlight"))
 
 
-@lru_cache(maxsize=None)
-def _model(kind: str):
+@lru_cache(maxsize=1)
+def _model_type():
     import genanki
 
-    qfmt, afmt = _TEMPLATES[kind]
-    return genanki.Model(
-        MODEL_IDS[kind], f"examdesk {kind}", fields=[{"name": f} for f in FIELDS[kind]],
+    class Model(genanki.Model):
+        """A note type dated by its templates, so a deck exported again updates them."""
+
+        def to_json(self, timestamp: float, deck_id):
+            return {**super().to_json(timestamp, deck_id),
+                    "mod": max(int(timestamp), TEMPLATES_CHANGED)}
+
+    return Model
+
+
+@lru_cache(maxsize=None)
+def _model(kind: str, lang: str = "zh"):
+    import genanki
+
+    qfmt, afmt = _templates(lang)[kind]
+    return _model_type()(
+        MODEL_IDS_BY_LANGUAGE[lang][kind], f"examdesk {kind}{_MODEL_SUFFIX[lang]}",
+        fields=[{"name": f} for f in FIELDS[kind]],
         templates=[{"name": "Card", "qfmt": qfmt, "afmt": afmt}], css=_CSS + _highlight_css(),
         model_type=genanki.Model.CLOZE if kind == "cloze" else genanki.Model.FRONT_BACK)
 
@@ -179,6 +230,8 @@ class _Fields:
     def __init__(self, paper: Paper, q: Question, media: dict[str, Path],
                  warnings: list[Problem]):
         self.paper, self.q, self.media, self.warnings = paper, q, media, warnings
+        self.lang = card_language(paper.language)
+        self.labels = CARD_LABELS[self.lang]
 
     def image_src(self, src: str) -> str | None:
         path = media_file(self.paper, src)
@@ -211,13 +264,14 @@ class _Fields:
     def key(self) -> str:
         q = self.q
         if not has_key(q):
-            return "No correct answer (void): see the explanation."
+            return self.labels["no_key"]
+        also = self.labels["also"]
         if q.type == "single_choice":
-            also = (f" (also accepted: {', '.join(q.also_accept)})" if q.also_accept else "")
-            return f"{q.answer}{also}"
+            others = ", ".join(q.also_accept)
+            return f"{q.answer}" + (f" ({also.format(others)})" if others else "")
         if q.type == "multiple_choice":
-            also = "; ".join("".join(a) for a in q.also_accept)
-            return "".join(q.answer) + (f" (also accepted: {also})" if also else "")
+            others = "; ".join("".join(a) for a in q.also_accept)
+            return "".join(q.answer) + (f" ({also.format(others)})" if others else "")
         if q.type == "fill_blank":
             return self.variants()
         if q.type == "calculation":
@@ -244,7 +298,8 @@ class _Fields:
 
     def values(self, kind: str, note: str) -> list[str]:
         q = self.q
-        common = [note, html.escape(q.id), html.escape(self.paper.title), q.status]
+        status = self.labels["status"].get(q.status, q.status)  # shown; the tag keeps the value
+        common = [note, html.escape(q.id), html.escape(self.paper.title), status]
         explanation, errata = self.html(q.explanation), self.html(q.errata)
         if kind == "choice":
             return [self.html(q.stem), self.options(), self.key(), explanation, errata, *common]
@@ -294,9 +349,10 @@ def build_package(papers: list[Paper], *, notes: Mapping[str, str] | None = None
             mtime = int(max(question_mtime(q), note_times.get(q.id, 0.0)))
             newest = max(newest, mtime)
             note = _note_html(notes.get(q.id, ""))
-            fields = _Fields(paper, q, media, warnings).values(kind, note)
-            deck.add_note(_note_type()(model=_model(kind), fields=fields, guid=note_guid(q.id),
-                                tags=tags_for(q), mtime=mtime))
+            rendered = _Fields(paper, q, media, warnings)
+            fields = rendered.values(kind, note)
+            deck.add_note(_note_type()(model=_model(kind, rendered.lang), fields=fields,
+                                       guid=note_guid(q.id), tags=tags_for(q), mtime=mtime))
         decks.append(deck)
     return genanki.Package(decks), media, newest, warnings
 

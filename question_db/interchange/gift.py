@@ -19,6 +19,7 @@ topics, the verified key of a disputed question) that Moodle ignores and the rea
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -99,7 +100,8 @@ def _title(q: Question) -> str:
 
 def _question(paper: Paper, q: Question, warnings: list[Problem]) -> str:
     w = _Writer(paper, q, warnings)
-    general = feedback.compose(q.explanation, (feedback.ERRATA, q.errata))
+    compose = functools.partial(feedback.compose, language=paper.language)
+    general = compose(q.explanation, (feedback.ERRATA, q.errata))
     head = _title(q) + "[html]"
     extra: dict = {}
     if not has_key(q):
@@ -108,7 +110,7 @@ def _question(paper: Paper, q: Question, warnings: list[Problem]) -> str:
         body = "\n\n".join(p for p in (
             q.stem, "\n".join(f"{k}. {v}" for k, v in (q.options or {}).items()),
             q.explanation) if p)
-        return f"{_hint(q)}\n{head}{w.html(feedback.compose(body, (feedback.ERRATA, q.errata)))}\n"
+        return f"{_hint(q)}\n{head}{w.html(compose(body, (feedback.ERRATA, q.errata)))}\n"
     if q.type in ("single_choice", "multiple_choice"):
         lines = []
         if q.type == "single_choice":
@@ -147,7 +149,7 @@ def _question(paper: Paper, q: Question, warnings: list[Problem]) -> str:
             w.drop("answer[0].label", f"a numerical question has no label: {part.label!r}")
         if q.rubric:
             w.drop("rubric", "the self-marked rubric goes into the general feedback")
-        general = feedback.compose(q.explanation, (feedback.REFERENCE, q.reference_answer),
+        general = compose(q.explanation, (feedback.REFERENCE, q.reference_answer),
                                    (feedback.RUBRIC, feedback.rubric_markdown(q.rubric)),
                                    (feedback.ERRATA, q.errata))
         key = f"{part.value:.15g}:{part.tolerance:.15g}"
@@ -174,12 +176,12 @@ def _question(paper: Paper, q: Question, warnings: list[Problem]) -> str:
         reference = f"```python\n{code}\n```"
         starter = q.code.read("starter").rstrip() if q.code else ""
         if starter:
-            stem = feedback.compose(stem, (feedback.STARTER, f"```python\n{starter}\n```"))
+            stem = compose(stem, (feedback.STARTER, f"```python\n{starter}\n```"))
         if q.code and (q.code.check or q.code.wrong):
             w.drop("code.check", "the check suite is not exported")
     else:
         reference = q.answer or ""
-    general = feedback.compose(q.explanation, (feedback.REFERENCE, reference),
+    general = compose(q.explanation, (feedback.REFERENCE, reference),
                                (feedback.RUBRIC, feedback.rubric_markdown(rubric)),
                                (feedback.ERRATA, q.errata))
     return f"{_hint(q)}\n{head}{w.html(stem)}{{{w.feedback(general)}\n}}\n"

@@ -172,8 +172,8 @@ def _blank_placeholder(i: int) -> str:
     return f"\ue000{i}\ue001"
 
 
-def _general_feedback(q: Question) -> str:
-    return feedback.compose(q.explanation, (feedback.ERRATA, q.errata))
+def _general_feedback(paper: Paper, q: Question) -> str:
+    return feedback.compose(q.explanation, (feedback.ERRATA, q.errata), language=paper.language)
 
 
 def _write_header(el: ET.Element, paper: Paper, q: Question, warnings: list[Problem], *,
@@ -183,7 +183,7 @@ def _write_header(el: ET.Element, paper: Paper, q: Question, warnings: list[Prob
         f"{q.number:02d} {plain_text(q.stem)[:60]}".strip())
     _text_el(el, "questiontext", question_html, files=files)
     gf = _Field(paper, q, warnings, "explanation")
-    gf_html = gf.html(_general_feedback(q) if general is None else general)
+    gf_html = gf.html(_general_feedback(paper, q) if general is None else general)
     _text_el(el, "generalfeedback", gf_html, files=gf.files)
     _simple(el, "defaultgrade", _number(points))
     _simple(el, "penalty", penalty)
@@ -272,7 +272,7 @@ def _write_calculation(el: ET.Element, paper: Paper, q: Question,
     stem_field = _Field(paper, q, warnings, "stem")
     gf = feedback.compose(q.explanation, (feedback.REFERENCE, q.reference_answer),
                           (feedback.RUBRIC, feedback.rubric_markdown(q.rubric)),
-                          (feedback.ERRATA, q.errata))
+                          (feedback.ERRATA, q.errata), language=paper.language)
     if q.rubric:
         warnings.append(dropped(q, "rubric", FORMAT,
                                 f"the self-marked rubric ({sum(r.points for r in q.rubric):g} "
@@ -331,7 +331,8 @@ def _write_essay(el: ET.Element, paper: Paper, q: Question, warnings: list[Probl
         reference = q.reference_answer
     else:
         reference = q.answer or ""
-    grader = feedback.compose(reference, (feedback.RUBRIC, feedback.rubric_markdown(q.rubric)))
+    grader = feedback.compose(reference, (feedback.RUBRIC, feedback.rubric_markdown(q.rubric)),
+                              language=paper.language)
     _simple(el, "responseformat", "monospaced" if code else "editor")
     _simple(el, "responserequired", "1")
     _simple(el, "responsefieldlines", "30" if code else "15")
