@@ -63,6 +63,17 @@ def test_english_markdown_headers_options_and_keys():
     assert p.title == "Deep learning practice exam"
 
 
+def test_numbered_notes_are_said_to_look_like_notes_not_a_paper():
+    notes = ("# Reading notes\n\n1. Attention is all you need: scaled dot products.\n"
+             "2. RMSNorm drops the mean; cheaper than LayerNorm.\n"
+             "3. RoPE rotates q and k by position.\n4. GQA shares k and v across heads.\n")
+    result = import_text(notes, paper_id="t", name="notes.md")
+    said = [w for w in result.warnings if "looks like notes" in w.message]
+    assert len(said) == 1 and "none of the 4 numbered items" in said[0].message
+    real = import_text(EN_MARKDOWN, paper_id="t", name="t.md")
+    assert not any("looks like notes" in w.message for w in real.warnings)
+
+
 def test_an_english_paper_gets_its_defaults_in_english():
     """What the importer writes where the source said nothing (rubric, duration) follows
     the paper's language; a stated English duration is read."""

@@ -387,6 +387,13 @@ def import_text(text: str, *, paper_id: str, title: str | None = None,
         questions.append(q)
         section_of.append(raw.section)
     _mark_truncation(b, sk, questions, appendix_text)
+    if len(questions) >= 3 and not any(q.options or q.seed_answer or q.code
+                                       for q in questions):
+        # numbered notes read as questions: said before anything is saved, not guessed
+        b.warnings.append(Problem(name, "-", "type", f"none of the {len(questions)} numbered "
+                                  f"items has options, a printed answer or code: this looks "
+                                  f"like notes or a list rather than a paper; check before "
+                                  f"saving"))
     sections = _sections(b, sk, rules, questions, section_of)
     for q in questions:  # points are final only now (shared out of section totals)
         if q.rubric:
