@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         self.db.sig_storage_error.connect(self.storage_warning.show_problem)
         self.errors: list[str] = []  # shown ones, for tests and the log
         self.import_memory_limit: int | None = None  # bytes; None: import_process's default
+        self.import_job = None  # the running import's ImportProgress (its Cancel)
         self._focus_before_menu: QWidget | None = None  # where a closed menu gives it back
         self._geometry_timer = QTimer(self)  # the size saved a second after the last resize
         self._geometry_timer.setSingleShot(True)
@@ -699,8 +700,16 @@ class MainWindow(QMainWindow):
 
         # In a child process with a memory limit: a file that blows up (a zip bomb, a PDF
         # whose stream inflates to gigabytes) takes the child down, not this window.
-        self.db.run_beside(lambda: import_file_isolated(Path(path), **self._import_limits()),
-                           on_done=self._review_import, on_error=self._import_failed)
+        path = Path(path)
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = None
+        progress = self._import_progress(path.name, size)
+        self.db.run_beside(lambda: import_file_isolated(path, cancel=progress.cancel,
+                                                        **self._import_limits()),
+                           on_done=lambda result: self._imported(progress, result),
+                           on_error=lambda error: self._import_stopped(progress, error))
 
     def import_pasted(self, text: str | None = None) -> None:
         """Ask for pasted text (unless given), import it off the UI thread, review it."""
@@ -713,8 +722,29 @@ class MainWindow(QMainWindow):
             text = dialog.text.toPlainText()
         from question_db.interchange.import_process import import_pasted_isolated
 
-        self.db.run_beside(lambda: import_pasted_isolated(text, **self._import_limits()),
-                           on_done=self._review_import, on_error=self._import_failed)
+        progress = self._import_progress(self.tr("the pasted text"), len(text.encode()))
+        self.db.run_beside(lambda: import_pasted_isolated(text, cancel=progress.cancel,
+                                                          **self._import_limits()),
+                           on_done=lambda result: self._imported(progress, result),
+                           on_error=lambda error: self._import_stopped(progress, error))
+
+    def _import_progress(self, what: str, size: int | None):
+        from .views.import_screen import ImportProgress
+
+        self.import_job = ImportProgress(what, size, self)
+        return self.import_job
+
+    def _imported(self, progress, result) -> None:
+        progress.finish()
+        if not progress.cancel.is_set():
+            self._review_import(result)
+
+    def _import_stopped(self, progress, error: BaseException) -> None:
+        from question_db.interchange.import_process import ImportCancelled
+
+        progress.finish()
+        if not isinstance(error, ImportCancelled):  # the learner's Cancel needs no message
+            self._import_failed(error)
 
     def _import_limits(self) -> dict:
         """The importer child's memory limit: ``import_memory_limit`` when set (tests),

@@ -158,3 +158,33 @@ def test_a_pdf_that_inflates_to_2_gib_blows_up_in_the_child_not_the_window(launc
     assert "MemoryError" in text or "out of memory" in text
     assert _peak_growth_mib() < 512
     _survives(app)
+
+
+def test_a_long_import_shows_progress_and_cancel_stops_it(launch, tmp_path):
+    """Issue 28 item 8: a paper that takes a while to read shows what is read, for how long,
+    and a Cancel that stops the importer's process: no review, nothing written, no child
+    left, and the window imports the next paper."""
+    import psutil
+
+    from desktop.views.import_screen import ImportProgress
+
+    big = tmp_path / "long.txt"
+    big.write_text("".join(f"{i}. question {i}?\nA. yes\nB. no\n答案：A\n\n"
+                           for i in range(1, 40_000)), encoding="utf-8")
+    app = launch()
+    app.window.import_paper(big)
+    app.qtbot.waitUntil(lambda: (d := app.window.findChild(ImportProgress, "import_progress"))
+                        is not None and d.isVisible(), timeout=10_000)
+    dialog = app.window.findChild(ImportProgress, "import_progress")
+    assert "long.txt" in dialog.label.text() and "MB" in dialog.label.text()
+    assert "Cancel" in dialog.elapsed.text()
+    me = psutil.Process()
+    app.qtbot.waitUntil(lambda: bool(me.children()), timeout=10_000)
+    dialog.reject()  # the Cancel button
+    app.qtbot.waitUntil(lambda: me.children() == [], timeout=10_000)
+    app.qtbot.wait(200)  # the waiter's answer reaches the window
+    assert app.window.findChild(QMessageBox, "import_failed") is None
+    assert not isinstance(app.window.screen_view, ImportScreen)
+    assert not (tmp_path / "papers").exists()
+    _survives(app)
+

@@ -13,8 +13,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from question_db.interchange.import_process import (ImporterFailed, ImportRefused,
-                                                    import_file_isolated,
+from question_db.interchange.import_process import (ImportCancelled, ImporterFailed,
+                                                    ImportRefused, import_file_isolated,
                                                     import_pasted_isolated)
 
 SEED = Path(__file__).parent / "data" / "seeds" / "001_5b9d8d0b41fe1c3c.txt"
@@ -64,8 +64,33 @@ def test_a_killed_importer_is_said_and_leaves_nothing(tmp_path):
     assert me.children() == []
 
 
-def _catch(outcome: list, path: Path) -> None:
+def test_a_cancelled_import_stops_its_child_at_once(tmp_path):
+    """Issue 28 item 8: cancel stops the importer process within a frame or so, says so,
+    and leaves no process behind."""
+    big = tmp_path / "long.txt"
+    big.write_text("".join(f"{i}. question {i}?\nA. yes\nB. no\n答案：A\n\n"
+                           for i in range(1, 40_000)), encoding="utf-8")
+    cancel = threading.Event()
+    outcome: list[BaseException] = []
+    worker = threading.Thread(target=lambda: _catch(outcome, big, cancel))
+    worker.start()
+    me = psutil.Process()
+    deadline = time.monotonic() + 30
+    while not me.children() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert me.children(), "the importer child never started"
+    cancelled_at = time.monotonic()
+    cancel.set()
+    worker.join(30)
+    stopped_after = time.monotonic() - cancelled_at
+    assert outcome and isinstance(outcome[0], ImportCancelled), outcome
+    assert "long.txt: import cancelled; nothing was written" in str(outcome[0])
+    assert me.children() == []
+    assert stopped_after < 5  # not the minutes the import would take (seconds: 2 shared cores)
+
+
+def _catch(outcome: list, path: Path, cancel: threading.Event | None = None) -> None:
     try:
-        import_file_isolated(path)
+        import_file_isolated(path, cancel=cancel)
     except BaseException as exc:  # noqa: BLE001 - the test looks at it
         outcome.append(exc)

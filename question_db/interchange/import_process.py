@@ -9,6 +9,7 @@ Linux (``RLIMIT_AS``), and bring the ``ImportResult`` back through a file in a p
 temporary folder. An importer's own refusal (``UnreadableInput`` …) comes back as
 ``ImportRefused`` with the same text; a child that ran out of memory, was killed, crashed
 or overran its time is ``ImporterFailed``, whose text names the input and what happened.
+A caller's ``cancel`` event stops the child at once (``ImportCancelled``).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from typing import Any
 from .pack import ImportResult
 
 __all__ = ["MEMORY_LIMIT_BYTES", "TIMEOUT_S", "ImportRefused", "ImporterFailed",
-           "import_file_isolated", "import_pasted_isolated", "child_main"]
+           "ImportCancelled", "import_file_isolated", "import_pasted_isolated", "child_main"]
 
 # Address space, not resident memory: the interpreter and the importers' libraries take
 # ~50 MiB of it before reading anything (measured: a .docx paper peaks at 42 MiB);
@@ -34,6 +35,7 @@ __all__ = ["MEMORY_LIMIT_BYTES", "TIMEOUT_S", "ImportRefused", "ImporterFailed",
 MEMORY_LIMIT_BYTES = 2 * 2**30
 TIMEOUT_S = 300.0
 _PARENT_POLL_S = 1.0
+_CANCEL_POLL_S = 0.05  # how soon a cancel stops the child: below what a person notices
 # The child: the request and the parent's sys.path from argv[1], the result to argv[2].
 _CHILD_CODE = ("import pickle, sys\n"
                "with open(sys.argv[1], 'rb') as f:\n"
@@ -52,20 +54,46 @@ class ImporterFailed(RuntimeError):
     """The importer's process ended without an answer; ``str()`` says how, naming the input."""
 
 
+class ImportCancelled(RuntimeError):
+    """The caller cancelled the import; the child was stopped and nothing was written."""
+
+
 def import_file_isolated(path: Path | str, *, memory_limit: int = MEMORY_LIMIT_BYTES,
-                         timeout: float = TIMEOUT_S) -> ImportResult:
+                         timeout: float = TIMEOUT_S,
+                         cancel: threading.Event | None = None) -> ImportResult:
     """``importers.import_file(path)`` in a child process."""
-    return _run("import_file", Path(path), str(path), memory_limit, timeout)
+    return _run("import_file", Path(path), str(path), memory_limit, timeout, cancel)
 
 
 def import_pasted_isolated(text: str, *, memory_limit: int = MEMORY_LIMIT_BYTES,
-                           timeout: float = TIMEOUT_S) -> ImportResult:
+                           timeout: float = TIMEOUT_S,
+                           cancel: threading.Event | None = None) -> ImportResult:
     """``importers.import_pasted(text)`` in a child process."""
-    return _run("import_pasted", text, "the pasted text", memory_limit, timeout)
+    return _run("import_pasted", text, "the pasted text", memory_limit, timeout, cancel)
+
+
+def _wait(child: subprocess.Popen, what: str, timeout: float,
+          cancel: threading.Event | None) -> None:
+    """Until the child ends; ``ImportCancelled`` / ``ImporterFailed`` when cancelled or
+    late (the caller kills the child)."""
+    if cancel is None:
+        try:
+            child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise ImporterFailed(f"{what}: the importer did not finish within "
+                                 f"{timeout:.0f} s and was stopped") from None
+        return
+    deadline = time.monotonic() + timeout
+    while child.poll() is None:
+        if cancel.wait(_CANCEL_POLL_S):
+            raise ImportCancelled(f"{what}: import cancelled; nothing was written")
+        if time.monotonic() > deadline:
+            raise ImporterFailed(f"{what}: the importer did not finish within "
+                                 f"{timeout:.0f} s and was stopped")
 
 
 def _run(function: str, argument: Any, what: str, memory_limit: int,
-         timeout: float) -> ImportResult:
+         timeout: float, cancel: threading.Event | None = None) -> ImportResult:
     with tempfile.TemporaryDirectory(prefix="examdesk-import-") as folder:
         request_path, result_path = Path(folder) / "request", Path(folder) / "result"
         with open(request_path, "wb") as fh:
@@ -75,10 +103,7 @@ def _run(function: str, argument: Any, what: str, memory_limit: int,
         child = subprocess.Popen([sys.executable, "-c", _CHILD_CODE, str(request_path),
                                   str(result_path)], stdin=subprocess.DEVNULL)
         try:
-            child.wait(timeout)
-        except subprocess.TimeoutExpired:
-            raise ImporterFailed(f"{what}: the importer did not finish within "
-                                 f"{timeout:.0f} s and was stopped") from None
+            _wait(child, what, timeout, cancel)
         finally:
             if child.poll() is None:
                 child.kill()
