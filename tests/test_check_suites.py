@@ -84,6 +84,9 @@ def test_wrong_solution_fails_its_property_inprocess(q, path):
     ("000/34", "q34_correct_neox.py", "per head [q_h k_h v_h]), with bias"),
     ("000/34", "q34_correct_hf.py", "rotate-half pairs"),
     ("000/34", "q34_correct_functional.py", "q + fused kv (w_kv"),
+    ("000/34", "q34_correct_gemma_norm.py", "(eps 1e-06, gain 1 + weight (Gemma))"),
+    ("000/34", "q34_correct_gqa_repeat.py", "GQA: query head j uses k/v head j % n_kv"),
+    ("000/34", "q34_correct_litgpt.py", "GQA: query head j uses k/v head j // r"),
     ("001/29", "q29_correct_fused_qkv_nobias.py", "fused qkv (qkv, [q | k | v] blocks), no bias"),
     ("001/29", "q29_correct_rotate_half.py", "rotate-half pairs"),
     ("001/30", "q30_correct_wrap_inner_adam.py", "m, v in optim.state[·]['exp_avg']"),
@@ -238,6 +241,16 @@ def test_zero1_step_closure_called_once_and_its_loss_returned():
     results = {r["name"]: r for r in run_solutions_inprocess(q.code.check, [twice])[0]}
     assert not results["step_returns_closure_loss"]["passed"]
     assert "2 time(s)" in results["step_returns_closure_loss"]["message"]
+
+
+def test_gqa_with_k_and_v_grouped_apart_is_named():
+    """Issue 29: either head grouping is GQA; k and v grouped differently is neither."""
+    q = BANK.question("000/34")
+    path = next(p for p in q.code.wrong if p.name == "q34_wrong_gqa_kv_grouped_apart.py")
+    result = results_for(q, path)["matches_reference"]
+    assert not result["passed"]
+    assert "k and v grouped onto the query heads differently" in result["message"], \
+        result["message"]
 
 
 def test_pre_norm_names_the_norm_after_sublayer_order():

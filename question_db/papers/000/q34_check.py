@@ -11,7 +11,8 @@ Interface (the stem): ``FlashAttnLLaMALayer(dim, n_heads, checkpoint=False)``, `
 - through a recognised layout: the learner's parameters are mapped onto roles by how one
   forward uses them (norm weight, q/k/v or fused qkv, output projection, MLP matrices) and a
   float64 reference built from them must give the same output. The RoPE pairing, the qkv
-  packing, the MLP activation and gate/up order are found by trying the known designs.
+  packing, the grouped-query head grouping, the MLP activation and gate/up order are found by
+  trying the known designs; a norm gain ``x̂ · w`` or ``x̂ · (1 + w)`` (Gemma) is seen in use.
 """
 import copy
 import math
@@ -137,7 +138,42 @@ _MISTAKES = {
     "no_scale": "no softmax scale",
     "layernorm": "LayerNorm (mean subtracted) instead of RMSNorm",
     "rope_freq": "RoPE frequencies 10000^(−i/head_dim) instead of 10000^(−2i/head_dim)",
+    "kv_grouped_apart": "k and v grouped onto the query heads differently (one by "
+                        "repeat_interleave, query head j -> k/v head j // r; the other by "
+                        "repeat, j -> j % n_kv): each query head must take k and v from the "
+                        "same k/v head",
 }
+# Grouped-query attention: which k/v head serves query head j (r = n_heads / n_kv). Both are
+# the same model up to a permutation of the query heads; flash_attn and HF repeat_kv use the
+# first, Tensor.repeat / expand over a leading group axis the second.
+_GROUPINGS = {"interleave": "query head j uses k/v head j // r (repeat_interleave, flash_attn, "
+                            "HF repeat_kv)",
+              "tile": "query head j uses k/v head j % n_kv (Tensor.repeat: heads tiled)"}
+
+
+class _NormTrace(ParamTrace):
+    """ParamTrace that also sees a gain with an offset, ``x̂ * (1 + w)`` (Gemma's RMSNorm,
+    weight initialised to zeros): ``offsets[name]`` is the number added to the vector, which
+    is then a norm weight (vector use "offset"), not a bias."""
+
+    _ADDS = ("add", "__add__", "__radd__")
+
+    def __init__(self, params: dict):
+        super().__init__(params)
+        self.offsets: dict = {}
+
+    def _classify(self, name, args, kwargs, found):
+        if name in self._ADDS and len(found) == 1:
+            numbers = [a for a in list(args) + list(kwargs.values())
+                       if isinstance(a, (int, float)) and not isinstance(a, bool)]
+            tensors = [a for a in list(args) + list(kwargs.values())
+                       if isinstance(a, torch.Tensor)]
+            if len(numbers) == 1 and len(tensors) == 1 and "alpha" not in kwargs:
+                pname = found[0][1][0]
+                if self.vector_use.setdefault(pname, "offset") == "offset":
+                    self.offsets.setdefault(pname, float(numbers[0]))
+                return
+        super()._classify(name, args, kwargs, found)
 
 
 class _Recognition:
@@ -147,6 +183,7 @@ class _Recognition:
         self.norms = [None, None]   # parameter names of the attention / MLP norm weights
         self.eps = [1e-6, 1e-6]
         self.norm_kind = ["RMSNorm", "RMSNorm"]
+        self.norm_offset = [0.0, 0.0]  # gain = offset + weight (1.0: Gemma's x̂ · (1 + w))
         self.proj = None            # layouts.Projections
         self.o = None               # Matrix
         self.mlp_kind = None        # "plain" | "gated" | "fused_gated"
@@ -161,7 +198,9 @@ class _Recognition:
         norms = "/".join((n.rsplit(".", 1)[0] if "." in n else n) if n else "(no weight)"
                          for n in self.norms)
         eps = ", ".join(f"{e:g}" for e in dict.fromkeys(self.eps))
-        parts = [f"norms: {self.norm_kind[0]} {norms} (eps {eps})",
+        gain = "".join(dict.fromkeys(f", gain {o:g} + weight (Gemma)" for o, n in
+                                     zip(self.norm_offset, self.norms) if n and o))
+        parts = [f"norms: {self.norm_kind[0]} {norms} (eps {eps}{gain})",
                  f"projections: {self.proj.describe(cfg.get('packing'))}",
                  f"output: {leaf_name(self.o.name)}{' with bias' if self.o.bias else ''}"]
         hidden = self.mlp["down"].inp
@@ -180,6 +219,8 @@ class _Recognition:
                          f"hidden {hidden})")
         if cfg.get("pairing"):
             parts.append(f"RoPE: {PAIRINGS[cfg['pairing']]}")
+        if cfg.get("grouping"):
+            parts.append(f"GQA: {_GROUPINGS[cfg['grouping']]}")
         parts.append(f"attention: {self.attention}")
         return " · ".join(parts)
 
@@ -207,7 +248,7 @@ def _norm_eps(layer, pname):
 def _discover(ctx, d=64, h=4):
     layer = _build(ctx, d, h).eval()
     params = {n: p for n, p in layer.named_parameters() if p.requires_grad}  # not tables
-    trace = ParamTrace(params)
+    trace = _NormTrace(params)
     torch.manual_seed(11)
     x = torch.randn(2, 5, d, device=ctx.device)
     rec = _Recognition()
@@ -230,7 +271,7 @@ def _discover(ctx, d=64, h=4):
     biases = {m.bias for m in mats if m.bias}
     vectors = sorted((n for n, p in params.items() if p.dim() == 1 and p.numel() == d
                       and n in trace.first and n not in biases
-                      and trace.vector_use.get(n) in ("mul", "norm")),
+                      and trace.vector_use.get(n) in ("mul", "norm", "offset")),
                      key=lambda n: trace.first[n])
     pre = [m for m in mats if m.first < boundary]
     post = [m for m in mats if m.first > boundary]
@@ -277,6 +318,7 @@ def _discover(ctx, d=64, h=4):
             [None, vectors[0]]
     for i, n in enumerate(rec.norms):
         rec.eps[i], rec.norm_kind[i] = _norm_eps(layer, n)
+        rec.norm_offset[i] = trace.offsets.get(n, 0.0) if n else 0.0
     observed = [detail if kind == "gelu" and detail == "tanh" else kind
                 for _, kind, detail in trace.events if kind in ("silu", "gelu", "relu")]
     observed = ["gelu_tanh" if a == "tanh" else a for a in observed]
@@ -285,8 +327,9 @@ def _discover(ctx, d=64, h=4):
         return (0 if opt["act"] in observed else 1, list(_ACTS).index(opt["act"]))
 
     mlp_options.sort(key=act_rank)
-    rec.options = [dict(packing=p, pairing=r, **m) for m in mlp_options
-                   for p in rec.proj.options for r in PAIRINGS]
+    groupings = list(_GROUPINGS) if rec.proj.gqa else [None]
+    rec.options = [dict(packing=p, pairing=r, grouping=g, **m) for m in mlp_options
+                   for p in rec.proj.options for r in PAIRINGS for g in groupings]
     used = {m.name for m in mats} | biases | set(n for n in rec.norms if n)
     rec.unmapped = [n for n in params if n not in used and params[n].requires_grad]
     return rec
@@ -299,7 +342,8 @@ def _reference(rec, cfg, params, x, n_heads, mistakes=()):
     hd = d // n_heads
 
     def norm(t, i):
-        w = params[rec.norms[i]].detach().double().cpu() if rec.norms[i] else None
+        w = (params[rec.norms[i]].detach().double().cpu() + rec.norm_offset[i]
+             if rec.norms[i] else None)
         if "layernorm" in mistakes:
             t = t - t.mean(-1, keepdim=True)
         y = t * torch.rsqrt(t.pow(2).mean(-1, keepdim=True) + rec.eps[i])
@@ -315,6 +359,14 @@ def _reference(rec, cfg, params, x, n_heads, mistakes=()):
             q, k = (rope(t, cfg["pairing"], exponent_step=step) for t in (q, k))
             if "rope_on_v" in mistakes:
                 v = rope(v, cfg["pairing"])
+        if k.shape[2] != n_heads:  # grouped-query: k/v heads onto query heads
+            r = n_heads // k.shape[2]
+            k_grouping = cfg.get("grouping") or "interleave"
+            v_grouping = k_grouping
+            if "kv_grouped_apart" in mistakes:
+                v_grouping = "tile" if k_grouping == "interleave" else "interleave"
+            k, v = (t.repeat(1, 1, r, 1) if g == "tile" else t.repeat_interleave(r, dim=2)
+                    for t, g in ((k, k_grouping), (v, v_grouping)))
         scale = {"scale_hd": 1 / hd, "no_scale": 1.0}.get(
             next((m for m in mistakes if m in ("scale_hd", "no_scale")), ""), 1 / math.sqrt(hd))
         a = math_attention(q, k, v, causal="noncausal" not in mistakes, softmax_scale=scale)
@@ -374,6 +426,8 @@ def _mismatch_hint(ctx, rec, layer, x, y, h):
     params = dict(layer.named_parameters())
     err, cfg = rec.best
     for mistake, text in _MISTAKES.items():
+        if mistake == "kv_grouped_apart" and not rec.proj.gqa:
+            continue
         for option in sorted(rec.options, key=lambda o: o is not cfg):
             with torch.no_grad():
                 alt = _reference(rec, option, params, x, h, mistakes=(mistake,))
@@ -487,7 +541,7 @@ def _norm_probe(ctx):
     torch.manual_seed(14)
     x = (300 * torch.randn(2, 5, 64, device=ctx.device)).half()
     probed = {}
-    for name, eps in zip(rec.norms, rec.eps):
+    for name, eps, offset in zip(rec.norms, rec.eps, rec.norm_offset):
         if not name or "." not in name:
             continue  # a weight of the layer itself: no separate module to call
         module = layer.get_submodule(name.rsplit(".", 1)[0])
@@ -498,7 +552,7 @@ def _norm_probe(ctx):
             continue  # not callable on its own (a module that needs more arguments)
         if not isinstance(y, torch.Tensor) or y.shape != x.shape:
             continue
-        w = dict(layer.named_parameters())[name].detach().double().cpu()
+        w = dict(layer.named_parameters())[name].detach().double().cpu() + offset
         xd = x.double().cpu()
         want = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + eps) * w
         probed[name] = _close(ctx, y, want, torch.float16,
@@ -638,7 +692,8 @@ def pre_norm(ctx):
 
 
 @check("matches_reference", "output equals a float64 reference built from your weights in the "
-       "recognised layout (projections, RoPE pairing, norms, MLP, softmax scale), two shapes")
+       "recognised layout (projections, GQA head grouping, RoPE pairing, norms and their gain "
+       "w or 1 + w, MLP, softmax scale), two shapes")
 def matches_reference(ctx):
     rec = _recognise(ctx)
     ctx.recognised = rec.describe()
