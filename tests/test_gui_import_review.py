@@ -205,3 +205,31 @@ def test_review_flags_read_as_words_not_identifiers(view):
     assert shown  # the seed has flags
     heads = [line.split(":", 1)[0] for line in shown]
     assert not [h for h in heads if regex.search(r"\b[a-z]+_[a-z_]+\b", h)], heads
+
+
+def test_a_chinese_ui_shows_the_flags_why_and_the_warnings_in_chinese(qapp, qtbot, tmp_path):
+    """Issue 30.5: the kind was named in Chinese but the why and the warnings stayed the
+    core's English; they come from its catalogue (question_db.interchange.message_catalogue),
+    the quoted source text inside them as printed."""
+    from test_gui_widgets import chinese_ui
+
+    result = read_text_paper(next(SEEDS.glob("000_*.txt")))
+    with chinese_ui(qapp):
+        v = ImportReviewView.from_result(result, tmp_path / "papers")
+        qtbot.addWidget(v)
+        v.show()
+        qtbot.waitExposed(v)
+        v.select(3)
+        flag = v.current.review[0]
+        assert flag.kind == "lost_math" and flag.why.startswith("“?” stands for")
+        context = flag.why.rsplit("(in “", 1)[1].rstrip("”)")
+        shown = v.flags.item(0).text()
+        assert shown.startswith("丢失的公式")
+        assert "“?”代表提取时丢失的字符或数学符号" in shown and f"见“{context}”" in shown
+        assert "stands for" not in shown and v.flags.item(0).toolTip() in shown
+        v.flags.setCurrentRow(0)
+        assert v.message.text().startswith("丢失的公式: “?”代表提取时丢失的字符")
+        warnings = v.left_out.text()
+        assert "原文在此处截断：…self.mlp = nn.Sequential(" in warnings
+        assert "the source is cut off here" not in warnings
+        v.shutdown()

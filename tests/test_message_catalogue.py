@@ -4,7 +4,8 @@ its ``i18n/messages_zh.toml``.
 
 Coverage is measured twice. Every review flag's why and every warning the test corpora
 produce (the papers written elsewhere, the seeds, the generalisation suite, Moodle XML,
-GIFT and Anki trips of the bundled papers, the bad-input fixtures of the importer tests)
+GIFT and Anki trips of the bundled papers, the bad-input fixtures of the importer tests,
+the screenshots' Moodle quiz)
 must come out in Chinese; and every sentence the core can write (each ``ReviewFlag``,
 ``Note``, ``Finding``, ``warn``, ``dropped``, ``_Skip`` … creation site, read from the
 source) must have a template, so a message the corpora happen not to produce is covered too.
@@ -37,8 +38,11 @@ MESSAGE_ARGUMENT = {"ReviewFlag": (2, "why"), "Note": (2, "why"), "Finding": (2,
                     "_Skip": (1, "message")}
 # Sites whose sentence is put together from others, each covered by its own template:
 # the format prefix of an export warning (writing.dropped), a skipped question's reason
-# (the _Skip sentences), Moodle's unsupported type ("pseudo-question"/"question type").
-COMPOSED = {"{fmt}: {message}", "{skip}; skipped", "{what} {kind} is not supported; skipped"}
+# (the _Skip sentences), Moodle's unsupported type ("pseudo-question"/"question type"), a
+# media file renamed ("file"/"image" and each reason of drafts.media_file_name) or refused
+# (each reason of pack.py's media check): one template per combination.
+COMPOSED = {"{fmt}: {message}", "{skip}; skipped", "{what} {kind} is not supported; skipped",
+            "{what} {name} {why}; saved as {path}", "media file {name}: {why}"}
 
 
 def chinese(text: str) -> bool:
@@ -214,7 +218,8 @@ def corpus(tmp_path_factory) -> dict[str, str]:
     data = REPO / "tests" / "data"
     files = [p for p in sorted((data / "papers_elsewhere").iterdir())
              if p.suffix not in (".json", ".md")] + sorted((data / "seeds").iterdir())
-    files += [data / "libreoffice_paper.docx", data / "libreoffice_paper.html"]
+    files += [data / "libreoffice_paper.docx", data / "libreoffice_paper.html",
+              REPO / "docs" / "screenshots" / "data" / "moodle_quiz.xml"]
     for path in files:
         try:
             _take(import_file(path), path.name, found)

@@ -53,7 +53,7 @@ from question_db.enums import QuestionType
 from question_db.model import Problem
 
 from .code_editor import CodeEditor
-from .problem_text import field_label, flag_label, problem_text
+from .problem_text import field_label, flag_label, message_text, problem_text
 from .question_view import type_label
 from ..theme import Role, css, theme
 
@@ -396,9 +396,9 @@ class ImportReviewView(QWidget):
             self.flags.clear()
             for flag in q.review:
                 where = f" [{field_label(flag.field)}]" if flag.field else ""
-                item = QListWidgetItem(f"{flag_label(flag.kind)}{where}: {flag.text}\n"
-                                       f"{flag.why}")
-                item.setToolTip(flag.why)
+                why = message_text(flag.why)
+                item = QListWidgetItem(f"{flag_label(flag.kind)}{where}: {flag.text}\n{why}")
+                item.setToolTip(why)
                 self.flags.addItem(item)
             self.source.setHtml(self._source_html(q))
             self._show_fields(q.type)
@@ -557,7 +557,7 @@ class ImportReviewView(QWidget):
         if self.current is None or not (0 <= row < len(self.current.review)):
             return
         flag = self.current.review[row]
-        self.message.setText(f"{flag.kind}: {flag.why}")
+        self.message.setText(f"{flag_label(flag.kind)}: {message_text(flag.why)}")
 
     # --- verification ------------------------------------------------------------------------
     def _refresh_state(self, q: DraftQuestion) -> None:

@@ -3,18 +3,24 @@
 The core prints ``file:question:field: message`` for logs and the CLI. On screen that was
 ``<pasted text>:-:points: …`` or an installed pack's full path: here the file is its name
 (none for pasted text, none when the question names itself as ``000/21``), the question is
-"question 12" or the whole paper, and the field has a name in the UI's language.
+"question 12" or the whole paper, and the field has a name in the UI's language. The
+message itself, like a review flag's why, is the core's English sentence: it is shown from
+the core's catalogue (``question_db.interchange.message_catalogue``) in the UI's language,
+in English where the catalogue has no template for it.
 """
 from __future__ import annotations
 
 import re
 from pathlib import PurePath
 
+from PySide6.QtCore import QLocale
+
+from question_db.interchange.message_catalogue import translate
 from question_db.model import Problem
 
 from .translation import tr
 
-__all__ = ["problem_text", "field_label", "flag_label"]
+__all__ = ["problem_text", "field_label", "flag_label", "message_text"]
 
 _QUESTION_ID = re.compile(r"[\w.-]+/\d+")
 
@@ -59,7 +65,13 @@ def problem_text(problem: Problem) -> str:
         parts.append(tr("the whole paper"))
     if problem.field and problem.field != "-":
         parts.append(field_label(problem.field))
-    return " · ".join(parts) + ": " + problem.message
+    return " · ".join(parts) + ": " + message_text(problem.message)
+
+
+def message_text(text: str) -> str:
+    """A core sentence (a review flag's why, a warning's message) in the UI's language
+    (the default QLocale follows it, ``desktop.app.install_translations``)."""
+    return translate(text, QLocale().name())
 
 
 def flag_label(kind: str) -> str:
