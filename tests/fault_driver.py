@@ -20,6 +20,15 @@ draft's transaction has committed. Lines on stdout, flushed:
 
 ``digest``: sha1 of the response's canonical JSON (``response_digest``), so the parent can
 compare it with the drafts table. It runs until killed (or for ``--seconds``).
+
+``--practice``: paper 000's practice session instead of an exam, moving between questions
+(a draft left on one question while another is submitted), typing notes in bursts, and
+submitting answered questions:
+
+    PRACTICE <session id>             practice is on screen
+    ENTERED / COMMITTED               as above (COMMITTED also for a submitted answer)
+    NOTE <qid> <digest> <t>           the note editor shows this text since time.time() t
+    NOTED <qid> <digest>              the note with this text is committed
 """
 from __future__ import annotations
 
@@ -46,7 +55,8 @@ from desktop.single_instance import SingleInstance  # noqa: E402
 from desktop.views.answer_widgets import (ChoiceAnswer, FillBlankAnswer,  # noqa: E402
                                           ProgrammingAnswer, SubjectiveAnswer)
 from desktop.views.exam import ExamView  # noqa: E402
-from question_db import actions  # noqa: E402
+from desktop.views.practice import PracticeView  # noqa: E402
+from question_db import actions, study  # noqa: E402
 from question_db.bank import load_bank  # noqa: E402
 from question_db.responses import response_to_json  # noqa: E402
 
@@ -58,6 +68,11 @@ ACTION_MS = (60, 220)  # pause between two learner actions
 def response_digest(response: Any) -> str:
     """sha1 of a typed response's stored JSON (what the drafts table holds)."""
     text = json.dumps(response_to_json(response), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+def text_digest(text: str) -> str:
+    """sha1 of a note's text (what the notes table holds)."""
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
@@ -82,10 +97,14 @@ class ObservedWorker:
 
     def submit(self, fn, *args, **kwargs):
         future = self._worker.submit(fn, *args, **kwargs)
-        if fn is actions.save_draft:
+        if fn in (actions.save_draft, actions.submit_practice_answer):
             question_id, digest = kwargs["question"].id, response_digest(kwargs["response"])
             future.add_done_callback(
                 lambda f: f.exception() is None and say("COMMITTED", question_id, digest))
+        elif fn is study.save_note:
+            question_id, digest = kwargs["question_id"], text_digest(kwargs["text"])
+            future.add_done_callback(
+                lambda f: f.exception() is None and say("NOTED", question_id, digest))
         return future
 
 
@@ -132,6 +151,47 @@ class Learner:
             f"{time.time():.3f}")
 
 
+class PracticeLearner(Learner):
+    """Practice the way a learner does: answer one question, move on and come back, write
+    a note in a burst of keystrokes, submit what is answered."""
+
+    def open(self) -> list[int]:
+        view = self.view
+        return [i for i in self.targets if view.question_id(i) not in view.answers
+                and view.question_id(i) not in view.saving]
+
+    def act(self) -> None:
+        view = self.view
+        roll = self.rng.random()
+        page = view.current_page()
+        if roll < 0.3 and page is not None:
+            self.note_burst(page.question.id)
+        elif roll < 0.45 and page is not None and page.question.id not in view.answers \
+                and page.question.id not in view.saving and page.answer.is_answered():
+            say("ENTERED", page.question.id, response_digest(page.answer.response()),
+                f"{time.time():.3f}")
+            view.submit_current()
+        elif self.open():
+            self.targets, everything = self.open(), self.targets
+            try:
+                super().act()  # moves to a random open question and edits it
+            finally:
+                self.targets = everything
+
+    def note_burst(self, qid: str) -> None:
+        notes = self.view.notes
+        if not notes.editing:
+            notes.set_editing(True)
+        editor = notes.editor
+        editor.setFocus()
+        editor.moveCursor(editor.textCursor().MoveOperation.End)
+        self.count += 1
+        for word in (f"n{self.tag}-{self.count}", "remember", "this"):
+            QTest.keyClicks(editor, f" {word}")
+            say("NOTE", qid, text_digest(editor.toPlainText()), f"{time.time():.3f}")
+            QTest.qWait(self.rng.randint(30, 120))  # typing on, no pause long enough to save
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("data_dir", type=Path)
@@ -139,6 +199,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=0, help="stop after this long")
     parser.add_argument("--dwell", action="store_true",
                         help="go to one question and stay there (time accounting)")
+    parser.add_argument("--practice", action="store_true",
+                        help="practise paper 000 (drafts across questions, notes, submits)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -163,7 +225,9 @@ def main() -> int:
     QMessageBox.question = answer_resume  # the learner answers "Resume it now?" with Yes
 
     def after_check(sessions) -> None:
-        if sessions:
+        if args.practice:
+            window.open_practice(PAPER)
+        elif sessions:
             # build_app asks the real "resume?" question after the first paint (answered
             # Yes by answer_resume above); nothing to do here but say so
             say("OFFERED", sessions[0].id)
@@ -178,6 +242,17 @@ def main() -> int:
 
     def step() -> None:
         view = window.screen_view
+        if args.practice:
+            if not learner:
+                if not isinstance(view, PracticeView):
+                    timer.start(20)
+                    return
+                say("PRACTICE", view.session_id)
+                learner.append(PracticeLearner(view, rng, f"p{args.seed}"))
+            else:
+                learner[0].act()
+            timer.start(rng.randint(*ACTION_MS))
+            return
         if not learner:
             if not isinstance(view, ExamView):
                 timer.start(20)
