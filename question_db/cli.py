@@ -69,15 +69,18 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"question-db export: --format {args.format} needs --out FILE", file=sys.stderr)
         return 2
     from .interchange.exporters import export_papers
+    from .messages import os_error_reason
 
     notes, note_times = (None, None) if args.no_notes or args.format != "apkg" \
         else _learner_notes(args)
+    had_file = Path(args.out).is_file()
     try:
         warnings = export_papers(args.format, papers, Path(args.out), notes=notes,
                                  note_times=note_times)
-    except OSError as exc:
-        print(f"question-db export: cannot write {args.out}: {exc.strerror or exc}",
-              file=sys.stderr)
+    except OSError as exc:  # written whole or not at all (atomic_file): nothing replaced
+        kept = "; the file already there is unchanged" if had_file else ""
+        print(f"question-db export: cannot write {args.out}: "
+              f"{os_error_reason(exc, args.out)}{kept}", file=sys.stderr)
         return 1
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -91,7 +94,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from .interchange.encoding import UnreadableInput
     from .interchange.importers import FormatUnavailable, import_file
-    from .interchange.pack import PackExists, PackInvalid, PackLocked, write_pack
+    from .interchange.pack import (PackExists, PackInvalid, PackLocked, PackNotWritten,
+                                   write_pack)
 
     try:
         result = import_file(args.file, fmt=args.format, paper_id=args.id, title=args.title)
@@ -106,6 +110,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     except PackLocked as exc:  # another import into the same folder: busy, not bad input
         print(f"question-db import: {exc}", file=sys.stderr)
         print("nothing was written", file=sys.stderr)
+        return 1
+    except PackNotWritten as exc:  # the disk refused: full, read-only, not a folder, ...
+        print(f"question-db import: {exc}", file=sys.stderr)
+        print("nothing was written" + (f"; the pack already at {exc.folder} is unchanged"
+                                       if exc.kept else ""), file=sys.stderr)
         return 1
     except (UnreadableInput, FormatUnavailable, PackExists, ValueError) as exc:
         print(f"question-db import: {exc}", file=sys.stderr)

@@ -10,9 +10,12 @@ Templates use ``{name}`` placeholders; a translation keeps them as they are.
 """
 from __future__ import annotations
 
+import errno
+import os
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
-__all__ = ["CONTEXT", "TEMPLATES", "render", "QT_TRANSLATE_NOOP"]
+__all__ = ["CONTEXT", "TEMPLATES", "render", "QT_TRANSLATE_NOOP", "os_error_reason", "name_max"]
 
 CONTEXT = "Messages"
 
@@ -106,3 +109,58 @@ class _Defaults(dict):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+# Why the disk refused a file (an import's pack, an export), in words, for the CLI and the
+# logs: English only, like the rest of what ``question-db`` prints.
+_REASONS: dict[int, str] = {
+    errno.ENOSPC: "the disk is full",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied: you may not write to that folder",
+    errno.EPERM: "the operation is not permitted there",
+    errno.EFBIG: "a file is larger than the file size limit this process runs under",
+    errno.EIO: "the disk reported an input/output error",
+    errno.ENOENT: "a folder on the way does not exist",
+    errno.EISDIR: "that is a folder, not a file",
+    errno.ENAMETOOLONG: "a name in the path is longer than the file system allows",
+}
+if hasattr(errno, "EDQUOT"):  # not on Windows
+    _REASONS[errno.EDQUOT] = "your disk quota is used up"
+
+
+def os_error_reason(exc: OSError, target: Path | str | None = None, *,
+                    context: str = "") -> str:
+    """Why writing ``target`` failed with ``exc``, in words and with the error's code:
+    "the disk is full (ENOSPC)", "/home/me/notes.txt is a file, not a folder", "the name
+    'aaaa…' is 300 bytes long; the file system allows at most 255 (ENAMETOOLONG)".
+    ``context`` (what was being done: "writing media/a.png") joins the code in brackets."""
+    code = "; ".join(filter(None, [errno.errorcode.get(exc.errno or 0, ""), context]))
+    paths = [Path(p) for p in (exc.filename, target) if p]
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        for path in paths:  # a regular file where a folder is needed on the way
+            blocker = next((p for p in [path, *path.parents]
+                            if os.path.lexists(p) and not os.path.isdir(p)), None)
+            if blocker is not None:
+                return f"{blocker} is a file, not a folder" + (f" ({context})" if context
+                                                                else "")
+    if exc.errno == errno.ENAMETOOLONG:
+        for path in paths:
+            for part in path.parts:
+                size = len(os.fsencode(part))
+                if size > min(255, name_max(path)):
+                    shown = part if len(part) <= 40 else part[:40] + "…"
+                    return (f"the name {shown!r} is {size} bytes long; the file system "
+                            f"allows at most {name_max(path)} ({code})")
+    reason = _REASONS.get(exc.errno or 0) or exc.strerror or str(exc)
+    return f"{reason} ({code})" if code else reason
+
+
+def name_max(path: Path | str) -> int:
+    """The longest file name (bytes) the file system that would hold ``path`` takes (asked
+    of its nearest existing folder); 255 where it does not say."""
+    for folder in Path(path).parents:
+        try:
+            return int(os.pathconf(folder, "PC_NAME_MAX"))
+        except (OSError, ValueError, AttributeError):  # missing; Windows has no pathconf
+            continue
+    return 255

@@ -125,8 +125,15 @@ def _acquire(path: Path, folder: Path) -> int | None:
         except FileNotFoundError:
             current = None
         if current is not None and os.path.samestat(os.fstat(fd), current):
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            except OSError as exc:  # a full disk: an inode was free, a block for the pid not
+                path.unlink(missing_ok=True)  # ours, and still locked: as pack_lock lets go
+                os.close(fd)
+                if exc.filename is None:
+                    exc.filename = str(path)
+                raise
             return fd
         os.close(fd)
 

@@ -10,13 +10,16 @@ The TOML keys are those of ``papers/FORMAT.md``; ``status`` defaults to ``draft`
 """
 from __future__ import annotations
 
+import errno
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from ..bank import PAPER_FILE, PAPER_ID, load_paper
+from ..messages import name_max, os_error_reason
 from ..model import Paper, Problem, ReviewFlag
 from ..pack_folders import (
     PackLocked,
@@ -26,8 +29,9 @@ from ..pack_folders import (
     pack_lock,
 )
 
-__all__ = ["PackInvalid", "PackExists", "NotAPack", "PackLocked", "DraftSection",
-           "DraftQuestion", "DraftPaper", "ImportResult", "write_pack", "draft_from_paper"]
+__all__ = ["PackInvalid", "PackExists", "NotAPack", "PackLocked", "PackNotWritten",
+           "DraftSection", "DraftQuestion", "DraftPaper", "ImportResult", "write_pack",
+           "draft_from_paper"]
 
 
 class PackInvalid(ValueError):
@@ -44,6 +48,23 @@ class PackExists(FileExistsError):
 
 class NotAPack(ValueError):
     """The target exists, is not empty and is not a pack: it is never replaced."""
+
+
+class PackNotWritten(OSError):
+    """The disk refused the pack: full, read-only, not writable, a file where a folder must
+    be, a name too long. Nothing was written; ``kept``: a pack that was at ``folder``
+    before is there unchanged. ``str()`` names the folder and the reason; ``errno`` and
+    ``filename`` are the refusal's (the staging folder's name replaced by the pack's)."""
+
+    def __init__(self, folder: Path, reason: str, *, code: int | None = None,
+                 filename: str | None = None, kept: bool = False) -> None:
+        super().__init__(code, reason, filename)
+        self.folder = folder
+        self.reason = reason
+        self.kept = kept
+
+    def __str__(self) -> str:
+        return f"{self.folder}: cannot write the pack: {self.reason}"
 
 
 @dataclass
@@ -206,6 +227,11 @@ def _dump(data: dict[str, Any]) -> str:
     return tomli_w.dumps(data, multiline_strings=True)
 
 
+# Beside NAME a pack is written as ".NAME.<8 characters>.partial" (pack_folders): 18 bytes
+# more than NAME, which the file system's longest name must leave room for.
+_STAGING_EXTRA = len(".") + len(".01234567.partial")
+
+
 def _safe_media_path(folder: Path, name: str) -> Path:
     target = (folder / name).resolve()
     if not target.is_relative_to(folder.resolve()) or target == folder.resolve():
@@ -213,19 +239,31 @@ def _safe_media_path(folder: Path, name: str) -> Path:
     return target
 
 
+def _write(path: Path, data: str | bytes) -> None:
+    """Write one file of the pack; a refusal names the file (a failed ``write()`` does not)."""
+    try:
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(path)
+        raise
+
+
 def _write_files(paper: DraftPaper, folder: Path,
                  report: Callable[[str, int, int], None]) -> None:
-    (folder / PAPER_FILE).write_text(_dump(paper.to_toml()), encoding="utf-8")
+    _write(folder / PAPER_FILE, _dump(paper.to_toml()))
     for done, q in enumerate(paper.questions):
         report("write", done, len(paper.questions))
-        (folder / f"{q.file_stem}.toml").write_text(_dump(q.to_toml()), encoding="utf-8")
+        _write(folder / f"{q.file_stem}.toml", _dump(q.to_toml()))
         for name, text in q.code_files().items():
-            (folder / name).write_text(text if text.endswith("\n") else text + "\n",
-                                       encoding="utf-8")
+            _write(folder / name, text if text.endswith("\n") else text + "\n")
     for name, data in paper.media.items():
         target = _safe_media_path(folder, name)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        _write(target, data)
 
 
 def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
@@ -242,12 +280,59 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     interrupted (a kill -9 between the two renames puts the old pack back first).
     ``progress(stage, done, total)`` is called as it goes (stages ``write``, ``validate``,
     ``move``; ``done`` counts questions written), from the calling thread.
+
+    A disk that refuses (full, read-only, a file where a folder must be, a name too long)
+    raises ``PackNotWritten``, naming the folder and the reason; the staging folder and
+    any parent folder made for the pack are removed again, and the old pack is untouched.
     """
     report = progress or (lambda stage, done, total: None)
     out_dir = Path(out_dir)
     if not PAPER_ID.match(paper.id or ""):
         raise PackInvalid([Problem(str(out_dir / PAPER_FILE), "-", "id",
                                    f"{paper.id!r} may only contain letters, digits, '_' and '-'")])
+    room = name_max(out_dir) - _STAGING_EXTRA
+    if len(os.fsencode(out_dir.name)) > room:
+        raise PackNotWritten(out_dir, f"the folder name is {len(os.fsencode(out_dir.name))} "
+                                      f"bytes long; at most {room} leave room for the "
+                                      f"temporary name it is written under first",
+                             code=errno.ENAMETOOLONG, filename=str(out_dir))
+    made = [p for p in (out_dir.parent, *out_dir.parent.parents) if not os.path.lexists(p)]
+    had_pack = os.path.isfile(out_dir / PAPER_FILE)  # never raises (a name too long)
+    try:
+        return _write_pack_locked(paper, out_dir, replace, report)
+    except BaseException as exc:
+        for folder in made:  # deepest first; only the empty folders made above
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        if isinstance(exc, OSError) and not isinstance(exc, (PackExists, PackNotWritten)):
+            raise _not_written(exc, out_dir, had_pack) from exc
+        raise
+
+
+def _not_written(exc: OSError, out_dir: Path, had_pack: bool) -> PackNotWritten:
+    """``exc`` as the pack's refusal: the path it names with the staging folder's random
+    name replaced by the pack's, and what was kept."""
+    filename = exc.filename
+    staging = re.escape(str(out_dir.parent / f".{out_dir.name}.")) + r"[a-z0-9_]{8}\.partial"
+    if isinstance(filename, str) and (m := re.match(staging + r"(?=$|[/\\])", filename)):
+        filename = str(out_dir) + filename[m.end():]
+    inside = ""
+    if isinstance(filename, str) and Path(filename).is_relative_to(out_dir) and \
+            Path(filename) != out_dir:
+        inside = f"writing {Path(filename).relative_to(out_dir).as_posix()}"
+    refused = OSError(exc.errno, exc.strerror, filename)
+    reason = os_error_reason(refused, out_dir, context=inside)
+    kept = had_pack and os.path.isfile(out_dir / PAPER_FILE)
+    aside = aside_path(out_dir)
+    if had_pack and not kept and os.path.lexists(aside):  # both renames of a swap failed
+        reason += f"; the old pack waits in {aside}, and the next import or start puts it back"
+    return PackNotWritten(out_dir, reason, code=exc.errno, filename=filename, kept=kept)
+
+
+def _write_pack_locked(paper: DraftPaper, out_dir: Path, replace: bool,
+                       report: Callable[[str, int, int], None]) -> Paper:
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with pack_lock(out_dir):
         finish_interrupted_write(out_dir)
@@ -303,8 +388,13 @@ def _fsync_tree(folder: Path) -> None:
     pack of empty files in place of a good one)."""
     for path in folder.rglob("*"):
         if path.is_file():
-            with path.open("rb") as fh:
-                os.fsync(fh.fileno())
+            try:
+                with path.open("rb") as fh:
+                    os.fsync(fh.fileno())
+            except OSError as exc:  # EIO from fsync names no file
+                if exc.filename is None:
+                    exc.filename = str(path)
+                raise
 
 
 def _move_into_place(staging: Path, out_dir: Path) -> None:
