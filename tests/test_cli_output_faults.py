@@ -1,4 +1,5 @@
-"""`question-db import` and `export` when the output cannot be written (issue 28, item 7).
+"""`question-db import` and `export` when the output cannot be written, and Moodle files
+whose embedded images have names no file system takes (issue 28, item 7).
 
 Each fault is real: a path under a regular file (ENOTDIR), a folder name longer than the
 file system allows, a file size limit (RLIMIT_FSIZE: EFBIG), a folder the user cannot write
@@ -26,7 +27,9 @@ import pytest
 
 from conftest import REPO
 from pack_write_driver import draft
-from question_db.interchange.pack import write_pack
+from question_db.interchange.drafts import DraftCollector
+from question_db.interchange.moodle import read_moodle_xml
+from question_db.interchange.pack import PackInvalid, write_pack
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -284,6 +287,101 @@ def test_export_to_a_full_or_read_only_disk_keeps_the_old_file(tmp_path, bank, f
         assert f"cannot write {mnt / name}: the file system is read-only (EROFS" \
                in proc.stderr
         assert (mnt / name).read_bytes() == before
+
+
+# --- Moodle images whose names are no file name ---------------------------------------------
+LONG = "a" * 300 + ".png"
+LONG_CJK = "图" * 100 + ".png"  # 100 characters, 304 bytes
+
+
+@pytest.mark.parametrize("name, saved, why", [
+    (".", "media/image.png", "has no usable file name"),
+    ("..", "media/image.png", "has no usable file name"),
+    (".png", "media/image.png", "has no usable file name"),
+    ("../../evil.png", "media/evil.png", "is a path, not a file name"),
+    ("flag a.png", "media/flag_a.png", None),  # characters replaced: no warning, as before
+    (LONG, "media/" + "a" * 96 + ".png", "is 304 bytes long, too long for a file name"),
+    (LONG_CJK, "media/" + "图" * 32 + ".png", "is 304 bytes long, too long for a file name"),
+    ("CON.png", "media/CON_.png", "is reserved on Windows"),
+])
+def test_moodle_image_names_become_safe_files(tmp_path, name, saved, why):
+    """Regression: "." wrote the image as a file named ``media`` and linked ``media/``;
+    ".." refused the whole paper with no question named; 300 characters: an ENAMETOOLONG
+    traceback."""
+    xml = tmp_path / "quiz.xml"
+    xml.write_text(moodle_xml(name), encoding="utf-8")
+    out = tmp_path / "pack"
+    proc = run_cli("import", xml, "--out", out)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert (out / saved).read_bytes() == PNG
+    assert tree(out)[saved] == PNG and [p for p in tree(out) if p.startswith("media")] == \
+        [saved]
+    assert f"![a flag]({saved})" in (out / "q01.toml").read_text(encoding="utf-8")
+    assert listing(tmp_path) == ["pack", "quiz.xml"]
+    warnings = [line for line in proc.stdout.splitlines() if "saved as" in line]
+    if why is None:
+        assert warnings == []
+    else:
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        assert warnings == [f"  {xml}:#1 Flag:questiontext: file {shown!r} {why}; "
+                            f"saved as {saved}"], proc.stdout
+
+
+def test_moodle_old_style_image_named_dot(tmp_path):
+    xml = tmp_path / "old.xml"
+    xml.write_text(moodle_xml(".", old_style=True), encoding="utf-8")
+    result = read_moodle_xml(xml)
+    assert result.paper.media == {"media/image.png": PNG}
+    assert result.paper.questions[0].stem.endswith("![](media/image.png)")
+    assert [str(w) for w in result.warnings] == [
+        f"{xml}:#1 Flag:image: image '.' has no usable file name; saved as media/image.png"]
+
+
+def test_two_cut_names_that_collide_keep_both_images(tmp_path):
+    collector = DraftCollector(tmp_path / "q.xml")
+    first = collector.add_media("b" * 200 + "1.png", b"one", question="#1", field_name="x")
+    second = collector.add_media("b" * 200 + "2.png", b"two", question="#1", field_name="x")
+    assert first != second and collector.media == {first: b"one", second: b"two"}
+    assert all(len(Path(p).name.encode()) <= 100 + len("_2") for p in (first, second))
+
+
+def test_a_name_windows_reserves_before_any_dot(tmp_path):
+    collector = DraftCollector(tmp_path / "q.xml")
+    assert collector.add_media("nul.tar.gz", b"x") == "media/nul_.tar.gz"
+    assert collector.add_media("console.png", b"y") == "media/console.png"
+
+
+@pytest.mark.parametrize("name", ["a\x00b.png", "a/b.png", "a\\b.png", "\x01.png"])
+def test_names_with_separators_or_control_characters(tmp_path, name):
+    collector = DraftCollector(tmp_path / "q.xml")
+    path = collector.add_media(name, PNG, question="#1", field_name="stem")
+    assert path.startswith("media/") and "/" not in path[len("media/"):]
+    assert "\x00" not in path and "\\" not in path and "\x01" not in path
+
+
+@pytest.mark.parametrize("key, message", [
+    ("media/..", "'..' is not a file name"),
+    ("media/.", "'.' is not a file name"),
+    ("media/a\x00b.png", "holds a NUL character"),
+    ("media/" + "x" * 300 + ".png", "is 304 bytes long; a file name may have at most 255"),
+    ("../outside.png", "'..' is not a file name"),
+    ("media/../q01.toml", "'..' is not a file name"),
+    ("/tmp/abs.png", "is an absolute path"),
+])
+def test_write_pack_refuses_a_media_name_no_file_system_takes(tmp_path, key, message):
+    """The writer checks every importer's names (not just Moodle's): before anything is
+    written, naming the pack and the file."""
+    root = tmp_path / "papers"
+    write_pack(draft("old", 3), root / "mine")
+    before = tree(root / "mine")
+    paper = draft("new", 2)
+    paper.media = {key: PNG}
+    with pytest.raises(PackInvalid) as info:
+        write_pack(paper, root / "mine", replace=True)
+    (problem,) = info.value.problems
+    assert problem.file == str(root / "mine") and problem.field == "media"
+    assert message in problem.message
+    assert tree(root / "mine") == before and listing(root) == ["mine"]
 
 
 def test_pack_not_written_is_an_os_error_naming_the_pack(tmp_path):

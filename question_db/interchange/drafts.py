@@ -15,7 +15,8 @@ from .pack import DraftPaper, DraftQuestion, DraftSection
 
 __all__ = ["TYPE_TITLES", "is_chinese", "true_false_labels", "reference_rubric",
            "question_label", "paper_id_for", "DraftCollector", "FULL", "set_choice_key",
-           "set_fill_key", "set_numeric_key", "set_rubric", "set_essay", "single_code_block"]
+           "set_fill_key", "set_numeric_key", "set_rubric", "set_essay", "single_code_block",
+           "media_file_name", "MEDIA_NAME_BYTES"]
 
 TYPE_TITLES = {
     "single_choice": "Single choice",
@@ -61,6 +62,49 @@ def paper_id_for(path: Path) -> str:
     return slug[:60] or "imported"
 
 
+# A media file's name at most (UTF-8 bytes, the extension included): file systems take 255,
+# and the pack's path in front of it must still fit in a path.
+MEDIA_NAME_BYTES = 100
+_WINDOWS_RESERVED = re.compile(r"CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9]", re.I)
+_IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"GIF8", ".gif"),
+                (b"BM", ".bmp"), (b"<svg", ".svg"))
+
+
+def _sniffed_extension(data: bytes) -> str:
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return ".webp"
+    return next((ext for magic, ext in _IMAGE_TYPES if data.startswith(magic)), "")
+
+
+def media_file_name(name: str, data: bytes) -> tuple[str, str, str]:
+    """(stem, extension, why) of the file an embedded file called ``name`` is stored as:
+    characters other than letters, digits, ``.`` and ``-`` become ``_``; ``why`` says what
+    else had to change, "" when nothing did: a path (only its last part is kept), no name
+    left (``.``, ``..``, ``.png``: ``image`` plus the extension its bytes show), more than
+    ``MEDIA_NAME_BYTES`` bytes (cut, the extension kept), a name Windows reserves."""
+    why = ""
+    base = re.split(r"[/\\]", name)[-1]
+    if base != name:
+        why = "is a path, not a file name"
+    safe = re.sub(r"[^\w.-]+", "_", base)
+    stem, ext = re.fullmatch(r"(.*?)((?:\.[A-Za-z0-9]{1,8})?)", safe).groups()
+    stem = stem.strip(".")
+    if not stem:
+        why = why or "has no usable file name"
+        ext = ext or _sniffed_extension(data)
+        stem = "image" if _sniffed_extension(data) else "file"
+    room = MEDIA_NAME_BYTES - len(ext)
+    if len(stem.encode("utf-8")) > room:
+        why = why or f"is {len(name.encode('utf-8', 'replace'))} bytes long, too long for a " \
+                     f"file name"
+        stem = stem.encode("utf-8")[:room].decode("utf-8", "ignore")
+    first, dot, rest = stem.partition(".")  # Windows reserves CON.tar as it does CON
+    if _WINDOWS_RESERVED.fullmatch(first):
+        why = why or "is reserved on Windows"
+        stem = f"{first}_{dot}{rest}"
+    return stem, ext, why
+
+
 @dataclass
 class _Entry:
     category: tuple[str, ...]
@@ -83,15 +127,24 @@ class DraftCollector:
     def add(self, category: tuple[str, ...], question: DraftQuestion) -> None:
         self._entries.append(_Entry(category, question))
 
-    def add_media(self, name: str, data: bytes) -> str:
-        """Store a file under ``media/`` (a new name if taken by other bytes); its path."""
-        stem, dot, ext = Path(re.sub(r"[^\w.-]+", "_", name) or "file").name.partition(".")
-        candidate = f"media/{stem}{dot}{ext}"
+    def add_media(self, name: str, data: bytes, *, question: str = "", field_name: str = "",
+                  what: str = "file") -> str:
+        """Store a file under ``media/`` (a new name if taken by other bytes); its path.
+
+        The name is the source's with characters other than letters, digits, ``.``, ``-``
+        replaced by ``_``; one no file system takes (``.``, ``..``, 300 characters, a path,
+        ``CON``) is changed further (``media_file_name``), with a warning naming
+        ``question`` and ``field_name`` when they are given."""
+        stem, ext, why = media_file_name(name, data)
+        candidate = f"media/{stem}{ext}"
         n = 1
         while candidate in self.media and self.media[candidate] != data:
             n += 1
-            candidate = f"media/{stem}_{n}{dot}{ext}"
+            candidate = f"media/{stem}_{n}{ext}"
         self.media[candidate] = data
+        if why and question:
+            shown = name if len(name) <= 40 else name[:40] + "…"
+            self.warn(question, field_name, f"{what} {shown!r} {why}; saved as {candidate}")
         return candidate
 
     @property

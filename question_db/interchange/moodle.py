@@ -497,7 +497,7 @@ class _Reader:
                 self.warn(label, field_name, f"file {name!r} is not valid base64; dropped")
                 continue
             files[(f.get("path", "/") or "/").lstrip("/") + name] = self.collector.add_media(
-                name, data)
+                name, data, question=label, field_name=field_name)
         if fmt == "plain_text":
             md = raw
         elif fmt == "markdown":
@@ -531,7 +531,8 @@ class _Reader:
             self.warn(label, "image", f"image {name!r} is named but its data is missing")
             return ""
         try:
-            path = self.collector.add_media(name.replace("/", "_"), base64.b64decode(data))
+            path = self.collector.add_media(name.replace("/", "_"), base64.b64decode(data),
+                                            question=label, field_name="image", what="image")
         except (binascii.Error, ValueError):
             self.warn(label, "image", f"image {name!r} is not valid base64; dropped")
             return ""

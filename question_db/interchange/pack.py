@@ -232,6 +232,27 @@ def _dump(data: dict[str, Any]) -> str:
 _STAGING_EXTRA = len(".") + len(".01234567.partial")
 
 
+def _media_name_problem(out_dir: Path, name: str) -> Problem | None:
+    """Why a draft's media path ``name`` (``media/flag.png``) cannot be a file of the pack:
+    outside it, over another file (``media/../q01.toml``), or a name no file system takes.
+    Importers choose safe names (``drafts.DraftCollector.add_media``); this checks every
+    importer's before anything is written."""
+    shown = name if len(name) <= 60 else name[:60] + "…"
+    parts = re.split(r"[/\\]", name)
+    if "\x00" in name:
+        why = "holds a NUL character"
+    elif name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name):
+        why = "is an absolute path"
+    elif bad := next((part for part in parts if part in ("", ".", "..")), None):
+        why = f"{bad!r} is not a file name"
+    elif long := next((part for part in parts if len(os.fsencode(part)) > 255), None):
+        why = f"{long[:40] + '…'!r} is {len(os.fsencode(long))} bytes long; a file name may " \
+              f"have at most 255"
+    else:
+        return None
+    return Problem(str(out_dir), "-", "media", f"media file {shown!r}: {why}")
+
+
 def _safe_media_path(folder: Path, name: str) -> Path:
     target = (folder / name).resolve()
     if not target.is_relative_to(folder.resolve()) or target == folder.resolve():
@@ -284,12 +305,17 @@ def write_pack(paper: DraftPaper, out_dir: Path | str, *, replace: bool = False,
     A disk that refuses (full, read-only, a file where a folder must be, a name too long)
     raises ``PackNotWritten``, naming the folder and the reason; the staging folder and
     any parent folder made for the pack are removed again, and the old pack is untouched.
+    A media path that is no file name of the pack is ``PackInvalid``, before anything is
+    written.
     """
     report = progress or (lambda stage, done, total: None)
     out_dir = Path(out_dir)
     if not PAPER_ID.match(paper.id or ""):
         raise PackInvalid([Problem(str(out_dir / PAPER_FILE), "-", "id",
                                    f"{paper.id!r} may only contain letters, digits, '_' and '-'")])
+    media = [problem for name in paper.media if (problem := _media_name_problem(out_dir, name))]
+    if media:
+        raise PackInvalid(media)
     room = name_max(out_dir) - _STAGING_EXTRA
     if len(os.fsencode(out_dir.name)) > room:
         raise PackNotWritten(out_dir, f"the folder name is {len(os.fsencode(out_dir.name))} "
