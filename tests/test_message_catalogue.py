@@ -5,10 +5,10 @@ its ``i18n/messages_zh.toml``.
 Coverage is measured twice. Every review flag's why and every warning the test corpora
 produce (the papers written elsewhere, the seeds, the generalisation suite, Moodle XML,
 GIFT and Anki trips of the bundled papers, the bad-input fixtures of the importer tests,
-the screenshots' Moodle quiz)
-must come out in Chinese; and every sentence the core can write (each ``ReviewFlag``,
-``Note``, ``Finding``, ``warn``, ``dropped``, ``_Skip`` … creation site, read from the
-source) must have a template, so a message the corpora happen not to produce is covered too.
+the screenshots' Moodle quiz) must come out in Chinese; and every sentence the core can
+write (each ``ReviewFlag``, ``Note``, ``Finding``, ``warn``, ``dropped``, ``_Skip`` and
+the pack loader's ``report`` creation site, read from the source) must have a template, so
+a message the corpora happen not to produce is covered too.
 """
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ import base64
 import re
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -30,12 +29,13 @@ from question_db.interchange import message_catalogue as mc  # noqa: E402
 from question_db.interchange.message_catalogue import translate  # noqa: E402
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-CORE = REPO / "question_db" / "interchange"
+CORE = [*sorted((REPO / "question_db" / "interchange").rglob("*.py")),
+        REPO / "question_db" / "bank.py"]
 # call -> the position of its message argument (a keyword where the call may name it)
 MESSAGE_ARGUMENT = {"ReviewFlag": (2, "why"), "Note": (2, "why"), "Finding": (2, "why"),
                     "find": (2, "why"), "warn": (2, "message"), "dropped": (3, "message"),
                     "drop": (1, "message"), "Problem": (3, "message"),
-                    "_Skip": (1, "message")}
+                    "_Skip": (1, "message"), "report": (1, "message")}
 # Sites whose sentence is put together from others, each covered by its own template:
 # the format prefix of an export warning (writing.dropped), a skipped question's reason
 # (the _Skip sentences), Moodle's unsupported type ("pseudo-question"/"question type"), a
@@ -102,10 +102,11 @@ def test_every_template_keeps_its_placeholders_and_is_chinese():
 
 
 # --- every creation site in the core ---------------------------------------------------------
-def _template(node: ast.AST) -> str | None:
-    """A string expression as a template: f-string values become placeholders."""
+def _templates(node: ast.AST) -> list[str]:
+    """A string expression as templates (one per branch of a conditional): f-string values
+    become placeholders; [] where it is not a string written here."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
+        return [node.value]
     if isinstance(node, ast.JoinedStr):  # the same expression twice is one placeholder
         out, names = [], {}
         for value in node.values:
@@ -114,24 +115,25 @@ def _template(node: ast.AST) -> str | None:
             else:
                 key = ast.unparse(value.value)
                 out.append("{v%d}" % names.setdefault(key, len(names)))
-        return "".join(out)
+        return ["".join(out)]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _template(node.left), _template(node.right)
-        return None if left is None or right is None else left + right
-    return None
+        return [a + b for a in _templates(node.left) for b in _templates(node.right)]
+    if isinstance(node, ast.IfExp):
+        return _templates(node.body) + _templates(node.orelse)
+    return []
 
 
 def creation_sites() -> list[tuple[str, int, str]]:
-    """(file, line, template) for each message the interchange core writes as a literal
-    or an f-string (a message passed on from elsewhere is its origin's), and each
-    operator rule's why (text_import/code.py)."""
+    """(file, line, template) for each message the interchange core and the pack loader
+    write as a literal or an f-string (a message passed on from elsewhere is its origin's),
+    and each operator rule's why (text_import/code.py)."""
     sites = []
-    for path in sorted(CORE.rglob("*.py")):
+    for path in CORE:
         rel = path.relative_to(REPO).as_posix()
         tree = ast.parse(path.read_text("utf-8"))
         assigned = {n.targets[0].id: n.value for n in ast.walk(tree)
                     if isinstance(n, ast.Assign) and len(n.targets) == 1
-                    and isinstance(n.targets[0], ast.Name) and _template(n.value) is not None}
+                    and isinstance(n.targets[0], ast.Name) and _templates(n.value)}
         for node in ast.walk(tree):
             found: list[ast.AST] = []
             if isinstance(node, ast.Call):
@@ -161,9 +163,7 @@ def creation_sites() -> list[tuple[str, int, str]]:
                 found += [r.value for r in ast.walk(node) if isinstance(r, ast.Return)]
                 suffix = ""
             for arg in found:
-                text = _template(arg)
-                if text is not None:
-                    sites.append((rel, arg.lineno, text + suffix))
+                sites += [(rel, arg.lineno, text + suffix) for text in _templates(arg)]
     return sites
 
 

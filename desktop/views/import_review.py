@@ -644,7 +644,7 @@ class ImportReviewView(QWidget):
                                          "or change the id.").replace("%1", str(self.target())))
         elif isinstance(error, PackInvalid):
             self.message.setText(self.tr("Not saved: %1").replace(
-                "%1", "; ".join(str(p).split("/", 1)[-1][-160:] for p in error.problems[:3])))
+                "%1", "; ".join(problem_text(p)[-160:] for p in error.problems[:3])))
         else:
             self.message.setText(self.tr("Not saved: %1").replace("%1", str(error)))
 

@@ -35,6 +35,7 @@ from ..db import DbOps, deferred_action
 from .countdown import format_remaining
 from ..theme import Role, css, theme
 from .points import format_points
+from .problem_text import message_text
 from .screen import Screen
 from .wrapped_label import WrappedLabel
 
@@ -428,7 +429,9 @@ class LibraryView(Screen):
         if self._unbuilt:
             self._build_rest()
         if bank.problems:
-            details = "<br/>".join(escape(str(p)) for p in bank.problems[:10])
+            details = "<br/>".join(  # the file (a path to find it), the message translated
+                escape(f"{p.file}:{p.question}:{p.field}: {message_text(p.message)}")
+                for p in bank.problems[:10])
             more = len(bank.problems) - 10
             self.status.setText(
                 f"<span style='color:{css(Role.WARNING)}'>" + self.tr(
