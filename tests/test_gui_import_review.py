@@ -232,4 +232,6 @@ def test_a_chinese_ui_shows_the_flags_why_and_the_warnings_in_chinese(qapp, qtbo
         warnings = v.left_out.text()
         assert "原文在此处截断：…self.mlp = nn.Sequential(" in warnings
         assert "the source is cut off here" not in warnings
+        v.select(34)  # the seed's code does not compile: what stops verifying, in Chinese
+        assert not v.toggle_verified() and "代码无法编译（第 " in v.message.text()
         v.shutdown()

@@ -6,9 +6,9 @@ Coverage is measured twice. Every review flag's why and every warning the test c
 produce (the papers written elsewhere, the seeds, the generalisation suite, Moodle XML,
 GIFT and Anki trips of the bundled papers, the bad-input fixtures of the importer tests,
 the screenshots' Moodle quiz) must come out in Chinese; and every sentence the core can
-write (each ``ReviewFlag``, ``Note``, ``Finding``, ``warn``, ``dropped``, ``_Skip`` and
-the pack loader's ``report`` creation site, read from the source) must have a template, so
-a message the corpora happen not to produce is covered too.
+write (each ``ReviewFlag``, ``Note``, ``Finding``, ``warn``, ``dropped``, ``_Skip``, the
+pack loader's ``report`` and verify.py's ``problems`` creation site, read from the source)
+must have a template, so a message the corpora happen not to produce is covered too.
 """
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ CORE = [*sorted((REPO / "question_db" / "interchange").rglob("*.py")),
 MESSAGE_ARGUMENT = {"ReviewFlag": (2, "why"), "Note": (2, "why"), "Finding": (2, "why"),
                     "find": (2, "why"), "warn": (2, "message"), "dropped": (3, "message"),
                     "drop": (1, "message"), "Problem": (3, "message"),
-                    "_Skip": (1, "message"), "report": (1, "message")}
+                    "_Skip": (1, "message"), "report": (1, "message"),
+                    "problems.append": (0, "")}
 # Sites whose sentence is put together from others, each covered by its own template:
 # the format prefix of an export warning (writing.dropped), a skipped question's reason
 # (the _Skip sentences), Moodle's unsupported type ("pseudo-question"/"question type"), a
@@ -139,6 +140,9 @@ def creation_sites() -> list[tuple[str, int, str]]:
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if name == "append" and isinstance(func, ast.Attribute) and isinstance(
+                        func.value, ast.Name) and func.value.id == "problems":
+                    name = "problems.append"  # verify.py: what stops a verification
                 if name not in MESSAGE_ARGUMENT:
                     continue
                 if name == "find" and not (isinstance(func, ast.Attribute)
@@ -258,3 +262,14 @@ def test_every_flag_and_warning_the_corpora_produce_reads_in_chinese(corpus):
     print(f"\n{len(corpus)} distinct messages, {translated:.1%} in Chinese")
     assert not english, (f"{len(english)} of {len(corpus)} message(s) stay English:\n"
                          + "\n".join(english))
+
+
+def test_what_stops_a_verification_reads_in_chinese():
+    from question_db.interchange.pack import DraftQuestion
+    from question_db.interchange.verify import verification_problems
+
+    q = DraftQuestion(number=1, type="programming", points=5, stem="", code={"seed": "def f(:"})
+    problems = verification_problems(q)
+    assert len(problems) == 3, problems  # stem, explanation, code
+    assert [translate(p, "zh_CN") for p in problems][:2] == ["题干为空", "请写解析：说明答案为什么正确"]
+    assert translate(problems[2], "zh_CN").startswith("代码无法编译（第 1 行：")

@@ -587,8 +587,10 @@ class ImportReviewView(QWidget):
             flags = list(q.review)
             try:
                 verification.verify(q)
-            except ValueError as exc:
-                self.message.setText(self.tr("Not verified: %1").replace("%1", str(exc)))
+            except ValueError as exc:  # each thing missing, in the UI's language
+                missing = verification.verification_problems(q)
+                self.message.setText(self.tr("Not verified: %1").replace(
+                    "%1", "; ".join(map(message_text, missing)) if missing else str(exc)))
                 return False
             self._flags_before[id(q)] = flags
             self.message.setText(self.tr("Question %1 verified as “%2”; %3 flag(s) resolved.")
