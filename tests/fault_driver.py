@@ -29,6 +29,13 @@ submitting answered questions:
     ENTERED / COMMITTED               as above (COMMITTED also for a submitted answer)
     NOTE <qid> <digest> <t>           the note editor shows this text since time.time() t
     NOTED <qid> <digest>              the note with this text is committed
+
+Every third run (seed divisible by 3) first imports a pasted 34-question GIFT paper and
+saves it as one of two pack ids (the second save of an id replaces the pack), so kills land
+in the importer's child, the review and the pack write too:
+
+    IMPORTING <pack id> <title>       the save of this pack began
+    IMPORTED <pack id> <title>        the pack is written and loads
 """
 from __future__ import annotations
 
@@ -151,6 +158,50 @@ class Learner:
             f"{time.time():.3f}")
 
 
+IMPORT_QUESTIONS = 34
+
+
+def import_then(window, seed: int, then) -> None:
+    """Import a pasted GIFT paper through the real screens, save it over one of two ids
+    (pressing Save again when the id holds a pack), then call ``then``."""
+    from desktop.views.import_screen import ImportScreen
+
+    title = f"kill import {seed}"
+    text = f"$CATEGORY: $course$/top/{title}\n\n" + "\n\n".join(
+        f"::Q{n}:: Question {n} of run {seed}? {{=yes ~no}}"
+        for n in range(1, IMPORT_QUESTIONS + 1))
+    pack_id = f"kill_import_{seed % 2}"
+
+    def on_screen() -> None:
+        view = window.screen_view
+        if not isinstance(view, ImportScreen):
+            QTimer.singleShot(20, on_screen)
+            return
+        review = view.review
+        review.id_edit.setText(pack_id)
+        saved: list[bool] = []
+
+        def done(_paper) -> None:
+            saved.append(True)
+            say("IMPORTED", pack_id, title.replace(" ", "_"))
+            QTimer.singleShot(0, then)
+
+        review.sig_saved.connect(done)
+        say("IMPORTING", pack_id, title.replace(" ", "_"))
+        review.save()
+
+        def again() -> None:  # "already holds a pack; press again to replace it"
+            if saved:
+                return
+            if "already" in review.message.text() and review.save_button.isEnabled():
+                review.save()
+            QTimer.singleShot(50, again)
+        QTimer.singleShot(50, again)
+
+    window.import_pasted(text)
+    on_screen()
+
+
 class PracticeLearner(Learner):
     """Practice the way a learner does: answer one question, move on and come back, write
     a note in a burst of keystrokes, submit what is answered."""
@@ -225,7 +276,9 @@ def main() -> int:
     QMessageBox.question = answer_resume  # the learner answers "Resume it now?" with Yes
 
     def after_check(sessions) -> None:
-        if args.practice:
+        if args.practice and args.seed % 3 == 0:
+            import_then(window, args.seed, lambda: window.open_practice(PAPER))
+        elif args.practice:
             window.open_practice(PAPER)
         elif sessions:
             # build_app asks the real "resume?" question after the first paint (answered

@@ -10,7 +10,11 @@ dir, and after each kill reads the progress file from outside:
 - every draft or answer the driver saw committed is there, or a newer value of it;
 - every response entered and every note typed more than a second before the kill is
   there, or a newer one;
-- ``PRAGMA integrity_check`` is ok, and every run continues the same practice session.
+- ``PRAGMA integrity_check`` is ok, and every run continues the same practice session;
+- every third run first imports a pasted paper and saves it over one of two pack ids
+  (killed at a random moment of that): every pack in ``papers/`` loads whole (all 34
+  questions, a title some run saved), a pack the driver saw saved is there with its
+  title, and no hidden ``.partial`` / ``.replaced`` folder is loaded as a paper.
 
 With ``test_faults_kill.py`` (exam) this makes the suite's ≥ 50 random kills.
 """
@@ -25,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from fault_driver import IMPORT_QUESTIONS
+from question_db.bank import load_bank
 from test_faults_kill import SETTLED_S, Run, digest
 
 pytestmark = [pytest.mark.slow, pytest.mark.gui]  # gui: conftest's leak check (no driver left)
@@ -32,6 +38,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.gui]  # gui: conftest's leak check (
 KILLS = 26
 EARLY_EVERY = 7  # every 7th kill lands during start-up
 KILL_AFTER_S = (0.5, 4.0)
+IMPORT_EVERY = 3  # the driver imports first when its seed (the kill's number) divides by 3
+IMPORT_KILL_AFTER_S = (0.3, 2.5)  # from launch: in the importer's child or the review
+WRITE_KILL_AFTER_S = (0.0, 0.5)  # from the save's start: in the pack write or its swap
 READY_TIMEOUT_S = 60.0
 
 
@@ -46,6 +55,9 @@ class Ledger:
     submits: int = 0
     lost: list[str] = field(default_factory=list)
     session_id: int | None = None
+    import_kills: int = 0
+    packs_saved: int = 0
+    titles: dict[str, set[str]] = field(default_factory=dict)  # pack id -> titles begun
     saved: dict[str, str] = field(default_factory=dict)  # qid -> response digest
     notes: dict[str, str] = field(default_factory=dict)  # qid -> note text digest
 
@@ -92,7 +104,34 @@ def required(lines: list[list[str]], kind: str, done: str, qid: str, killed_at: 
     return {value} | {d for i, d, _ in entries if i > index}
 
 
+def check_packs(ledger: Ledger, run: Run, papers: Path, number: int) -> None:
+    """Every pack loads whole with a title some run began to save; one this run saw saved
+    has this run's title; nothing hidden is a paper."""
+    for line in run.lines:
+        if line[0] == "IMPORTING":
+            ledger.titles.setdefault(line[1], set()).add(line[2].replace("_", " "))
+    if not papers.exists():
+        return
+    bank = load_bank([papers], include_bundled=False)
+    assert not bank.problems, f"kill {number}: {bank.problems[:3]}"
+    ids = {p.id for p in bank.papers}
+    on_disk = {f.name for f in papers.iterdir() if f.is_dir() and not f.name.startswith(".")}
+    assert ids == on_disk, f"kill {number}: loaded {ids}, folders {on_disk}"
+    for paper in bank.papers:
+        assert len(paper.questions) == IMPORT_QUESTIONS, (
+            f"kill {number}: {paper.id} has {len(paper.questions)} questions")
+        assert paper.title in ledger.titles.get(paper.id, set()), (
+            f"kill {number}: {paper.id} is titled {paper.title!r}")
+    saved = run.first("IMPORTED")
+    if saved is not None:
+        ledger.packs_saved += 1
+        paper = next((p for p in bank.papers if p.id == saved[1]), None)
+        assert paper is not None and paper.title == saved[2].replace("_", " "), (
+            f"kill {number}: {saved[1]} was saved but is {paper and paper.title!r}")
+
+
 def check_run(ledger: Ledger, run: Run, killed_at: float, db_path: Path, number: int) -> None:
+    check_packs(ledger, run, db_path.parent / "papers", number)
     started = run.first("PRACTICE")
     if started is not None:
         session_id = int(started[1])
@@ -133,7 +172,17 @@ def test_kill_9_while_practising_loses_no_settled_draft_answer_or_note(tmp_path,
     for number in range(KILLS):
         run = Run(data, number, tmp_path / f"driver-{number}.log", ["--practice"])
         try:
-            if number % EARLY_EVERY == EARLY_EVERY - 1:
+            if number % IMPORT_EVERY == 0:
+                ledger.import_kills += 1
+                if number % (2 * IMPORT_EVERY) == 0:
+                    time.sleep(rng.uniform(*IMPORT_KILL_AFTER_S))
+                else:
+                    deadline = time.monotonic() + READY_TIMEOUT_S
+                    while run.first("IMPORTING") is None and time.monotonic() < deadline \
+                            and run.proc.poll() is None:
+                        time.sleep(0.005)
+                    time.sleep(rng.uniform(*WRITE_KILL_AFTER_S))
+            elif number % EARLY_EVERY == EARLY_EVERY - 1:
                 time.sleep(rng.uniform(0.05, 1.0))  # opening, migrating, the backup
             else:
                 deadline = time.monotonic() + READY_TIMEOUT_S
@@ -154,7 +203,9 @@ def test_kill_9_while_practising_loses_no_settled_draft_answer_or_note(tmp_path,
         print(f"\n[kill -9, practice] kills={ledger.kills} (while practising "
               f"{ledger.practice_kills}) entered={ledger.entered} committed={ledger.committed} "
               f"notes_typed={ledger.notes_typed} notes_committed={ledger.notes_committed} "
-              f"answers={ledger.submits} lost={len(ledger.lost)} "
+              f"answers={ledger.submits} import_kills={ledger.import_kills} "
+              f"packs_saved={ledger.packs_saved} lost={len(ledger.lost)} "
               f"took={time.monotonic() - started:.0f}s")
     assert not ledger.lost, "\n".join(ledger.lost)
     assert ledger.committed > 0 and ledger.notes_committed > 0 and ledger.submits > 0
+    assert ledger.packs_saved > 0  # some imports finished, the others were killed on the way
