@@ -173,6 +173,24 @@ def test_triton_drill_solution(triton_results, q, path, kind):
         assert "interpreter on CPU" in ready["message"] and "correctness only" in ready["message"]
 
 
+def test_flash_attention_drill_names_what_a_long_sequence_breaks(triton_results):
+    """Issue 29: with 128-wide blocks a 64-token sequence is one key block and one query block,
+    so a kernel that never rescales its accumulator, or masks with block-local key offsets,
+    passes every short check; S = 300 fails it, and the message names the property."""
+    q = DRILLS.question(12)
+    wrong = {p.name: p for p in q.code.wrong}
+    short = ("matches_sdpa", "logsumexp", "ragged_sequence", "large_scores", "strided_inputs",
+             "half_precision")
+    no_rescale = {r["name"]: r for r in triton_results[str(wrong["q12_wrong_no_rescale.py"])]}
+    assert all(no_rescale[n]["passed"] for n in short), no_rescale
+    message = no_rescale["rescale_across_key_blocks"]["message"]
+    assert "depends on the order of the keys" in message and "exp(m_old − m_new)" in message
+    local = {r["name"]: r for r in triton_results[str(wrong["q12_wrong_block_local_mask.py"])]}
+    assert all(local[n]["passed"] for n in short + ("rescale_across_key_blocks",)), local
+    message = local["causal_across_key_blocks"]["message"]
+    assert "query 128 saw 256 keys, not 129: later keys are visible" in message, message
+
+
 UNUSABLE_TRITON = """
 import json, runpy, sys
 from pathlib import Path

@@ -3,7 +3,11 @@
 Contract: ``triton_flash_attention(q, k, v, causal=False)`` for (B, H, S, D) inputs with any
 strides -> (o, lse): o equals SDPA in q's dtype, lse is the natural log-sum-exp (float32),
 computed in Triton kernels with an online softmax. Block sizes, num_warps/stages, exp or
-exp2, the grid layout and causal block skipping are the learner's choice.
+exp2, the grid layout and causal block skipping are the learner's choice (blocks: powers of
+two from 16 to 128, the stem says; S = 300 and 257 are over twice the largest, so every
+allowed tiling runs several query and key blocks: cross-block rescaling and the causal mask
+off the diagonal are exercised, which sequences of 64 tokens never do for 64- or 128-wide
+blocks).
 
 On CPU the kernels run in Triton's interpreter: correctness on small shapes only. On CUDA
 fp32 inputs are compared loosely (tl.dot uses TF32 by default there) and a non-required
@@ -283,6 +287,104 @@ def check_ragged(ctx):
             errs[what] = _compare(o, want_o, what, rtol, atol)
             _compare(lse, want_lse, what + " (lse)", rtol, atol)
     return {"max_abs_err": errs}
+
+
+# Longer than 2 × the largest block the stem allows (128), and no multiple of any block: every
+# allowed tiling runs at least three key blocks and three query blocks, the last one ragged.
+LONG_SHAPES = ((1, 1, 300, 16), (1, 1, 257, 32))
+MAX_BLOCK = 128
+
+
+def _long_mismatch(ctx, inputs, causal):
+    """(o, message of the first mismatch) on a long sequence; message None when it matches."""
+    rtol, atol = _tol(ctx, torch.float32)
+    q, k, v = inputs
+    o, lse = _attend(ctx, q, k, v, causal)
+    want_o, want_lse = _expected(q, k, v, causal)
+    what = f"{tuple(q.shape)}, causal={causal}"
+    for label, got, want in (("o", o, want_o), ("lse", lse, want_lse)):
+        try:
+            _compare(got, want, f"{what} ({label})", rtol, atol)
+        except CheckFailed as exc:
+            return o, str(exc)
+    return o, None
+
+
+def _order_dependent(ctx, inputs, o):
+    """max |o(keys, values reversed together) − o|, or None: attention without a mask does
+    not depend on the order of the keys; an online softmax that skips the rescaling does."""
+    q, k, v = inputs
+    o_flipped, _ = _attend(ctx, q, k.flip(-2), v.flip(-2), False)
+    rtol, atol = _tol(ctx, torch.float32)
+    bad = tensor_mismatch(o_flipped, o, rtol=rtol, atol=atol)
+    return None if bad is None else bad["max_abs_err"]
+
+
+def _visible_keys(ctx, shape):
+    """Keys each query sees under causal=True, read from lse with every score 0 (lse = log of
+    the number of visible keys): (first query with a wrong count, its count), or None."""
+    b, h, s, d = shape
+    q = torch.zeros(b, h, s, d, device=ctx.device)
+    k = torch.randn(b, h, s, d, generator=torch.Generator().manual_seed(9)).to(ctx.device)
+    _, lse = _attend(ctx, q, k, k, True)
+    seen = lse.double().exp().cpu().reshape(-1, s)[0]
+    if not bool(torch.isfinite(seen).all()) or float((seen - seen.round()).abs().max()) > 1e-3:
+        return "unreadable"
+    wrong = (seen.round() != torch.arange(1, s + 1, dtype=torch.float64)).nonzero()
+    if not len(wrong):
+        return None
+    i = int(wrong[0, 0])
+    return i, int(seen[i].round())
+
+
+@drill_check("rescale_across_key_blocks",
+             "S = 300 (over 2 × 128, so several key blocks for every allowed block size), not "
+             "causal: when a later key block raises a row's running max, acc and the running "
+             "sum are rescaled by exp(m_old − m_new), so o does not depend on the key order")
+def check_rescale(ctx):
+    shape = LONG_SHAPES[0]
+    inputs = _qkv(ctx, *shape, seed=20)
+    o, message = _long_mismatch(ctx, inputs, False)
+    if message is None:
+        return {"shape": list(shape), "message": f"{shape} matches, several key blocks"}
+    shift = _order_dependent(ctx, inputs, o)
+    if shift is not None:
+        raise CheckFailed(
+            f"{message}. The output also depends on the order of the keys (reversing keys and "
+            f"values together changed o by up to {shift:.3g}; attention does not): are acc "
+            "and the running sum rescaled by exp(m_old − m_new) when a later key block raises "
+            "a row's running max?", shape=list(shape), order_shift=shift)
+    raise CheckFailed(f"{message} (a sequence of several key blocks, longer than "
+                      f"2 × {MAX_BLOCK})", shape=list(shape))
+
+
+@drill_check("causal_across_key_blocks",
+             "S = 300 and S = 257, causal: in every query block (not only the first) query i "
+             "sees exactly the keys j <= i: the mask compares absolute positions (a key "
+             "block's start plus the offset in it, against the query's), not offsets within "
+             "a block")
+def check_causal_blocks(ctx):
+    for seed, shape in enumerate(LONG_SHAPES, start=30):
+        _, message = _long_mismatch(ctx, _qkv(ctx, *shape, seed=seed), True)
+        if message is None:
+            continue
+        counts = _visible_keys(ctx, shape)
+        if isinstance(counts, tuple):
+            i, n = counts
+            side = ("later keys are visible: the future leaks in" if n > i + 1 else
+                    "earlier keys are masked out")
+            raise CheckFailed(
+                f"{message}. With every score 0 (lse = log of the number of visible keys) "
+                f"query {i} saw {n} keys, not {i + 1}: {side}. The causal mask must compare "
+                "absolute positions (e.g. key start_n + offs_n against the query's "
+                "start_m·BLOCK_M + offs_m), not offsets within a block", shape=list(shape),
+                query=i, visible_keys=n)
+        if counts is None:
+            raise CheckFailed(f"{message}. Every query sees the right keys (read from lse with "
+                              "all scores 0), so the mask holds; the error is elsewhere (see "
+                              "rescale_across_key_blocks)", shape=list(shape))
+        raise CheckFailed(message, shape=list(shape))
+    return {"shapes": [list(s) for s in LONG_SHAPES]}
 
 
 @drill_check("large_scores",

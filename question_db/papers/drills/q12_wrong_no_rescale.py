@@ -1,91 +1,147 @@
-"""WRONG (the accumulator and running sum are not rescaled by exp(m_old - m_new)).
+"""WRONG (the running accumulator is not rescaled by exp(m_old − m_new) when a later key block
+raises a row's running max).
 
-drills/12: a FlashAttention-2 forward kernel in Triton.
-
-Interface (what the checks call):
-- ``triton_flash_attention(q, k, v, causal=False)``: q, k, v (B, H, S, D) with any strides,
-  float32 / float16 / bfloat16, D in {16, 32, 64, 128}, any S >= 1. Returns (o, lse):
-  o (B, H, S, D) in q's dtype equals softmax(q kᵀ / sqrt(D)) v (query i sees keys j <= i
-  when causal); lse (B, H, S) float32 is the natural-log log-sum-exp of each query's
-  scaled scores. Tiled with an online softmax inside Triton kernel(s); the wrapper only
-  allocates and launches.
-
-Without a GPU the kernels run in Triton's interpreter on CPU tensors, which must be chosen
-before triton is first imported: hence the first lines below.
+flash-attention's Triton forward kernel (as q12_correct_flash_attn_triton.py: 128 × 128
+blocks, the running lse) with one line gone: ``acc_o = acc_o * acc_o_scale[:, None]``. The
+running lse and the final exp(m_i − lse_i) are still right, so lse is correct, and o is right
+while there is a single key block (S ≤ 128: the factor only matters from the second block
+on; here m_ij = max(rowmax, lse_i) moves on every block): 64-token sequences never show it.
 """
 import math
 import os
 
 import torch
 
-EXPECTED_FAIL = ['matches_sdpa']
+EXPECTED_FAIL = ['rescale_across_key_blocks']
 
 if not torch.cuda.is_available():
-    os.environ.setdefault("TRITON_INTERPRET", "1")  # CPU: run kernels in Triton's interpreter
-try:
-    import triton
-    import triton.language as tl
-except ImportError as exc:  # the kernel's environment has no triton
-    raise ImportError("this drill needs triton in the kernel's environment: pip install triton "
-                      "(examdesk's own environment: pip install 'examdesk[triton]')") from exc
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
 
 
+@triton.heuristics(
+    {
+        "EVEN_M": lambda args: args["seqlen_q"] % args["BLOCK_M"] == 0,
+        "EVEN_N": lambda args: args["seqlen_k"] % args["BLOCK_N"] == 0,
+    }
+)
 @triton.jit
-def _attn_fwd(Q, K, V, O, L,
-              sqb, sqh, sqs, sqd, skb, skh, sks, skd, svb, svh, svs, svd,
-              sob, soh, sos, sod, heads, seq, scale,
-              CAUSAL: tl.constexpr, D: tl.constexpr, BLOCK_M: tl.constexpr,
-              BLOCK_N: tl.constexpr):
+def _fwd_kernel(
+    Q, K, V, Out, Lse,
+    softmax_scale,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_ob, stride_oh, stride_om,
+    nheads, seqlen_q, seqlen_k, seqlen_q_rounded,
+    IS_CAUSAL: tl.constexpr,
+    BLOCK_HEADDIM: tl.constexpr,
+    EVEN_M: tl.constexpr, EVEN_N: tl.constexpr,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):
     start_m = tl.program_id(0)
-    bh = tl.program_id(1)
-    b = bh // heads
-    h = bh % heads
+    off_hb = tl.program_id(1)
+    off_b = off_hb // nheads
+    off_h = off_hb % nheads
+    # initialize offsets
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = tl.arange(0, BLOCK_N)
-    offs_d = tl.arange(0, D)
-    row_ok = offs_m < seq
-    q = tl.load(Q + b * sqb + h * sqh + offs_m[:, None] * sqs + offs_d[None, :] * sqd,
-                mask=row_ok[:, None], other=0.0)
-    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
-    l_i = tl.zeros([BLOCK_M], tl.float32)
-    acc = tl.zeros([BLOCK_M, D], tl.float32)
-    if CAUSAL:  # key blocks after this query block are fully masked: skip them
-        hi = tl.minimum((start_m + 1) * BLOCK_M, seq)
+    offs_d = tl.arange(0, BLOCK_HEADDIM)
+    q_ptrs = Q + off_b * stride_qb + off_h * stride_qh + (
+        offs_m[:, None] * stride_qm + offs_d[None, :])
+    k_ptrs = K + off_b * stride_kb + off_h * stride_kh + (
+        offs_n[:, None] * stride_kn + offs_d[None, :])
+    v_ptrs = V + off_b * stride_vb + off_h * stride_vh + (
+        offs_n[:, None] * stride_vn + offs_d[None, :])
+    lse_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    acc_o = tl.zeros([BLOCK_M, BLOCK_HEADDIM], dtype=tl.float32)
+    # load q: it will stay in SRAM throughout
+    if EVEN_M & EVEN_N:
+        q = tl.load(q_ptrs)
     else:
-        hi = seq
-    for start_n in range(0, hi, BLOCK_N):
-        cols = start_n + offs_n
-        col_ok = cols < seq
-        k = tl.load(K + b * skb + h * skh + cols[:, None] * sks + offs_d[None, :] * skd,
-                    mask=col_ok[:, None], other=0.0)
-        v = tl.load(V + b * svb + h * svh + cols[:, None] * svs + offs_d[None, :] * svd,
-                    mask=col_ok[:, None], other=0.0)
-        s = tl.dot(q, tl.trans(k)) * scale
-        visible = col_ok[None, :]
-        if CAUSAL:
-            visible = visible & (cols[None, :] <= offs_m[:, None])
-        s = tl.where(visible, s, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(s, 1))
-        p = tl.exp(s - m_new[:, None])
-        alpha = tl.exp(m_i - m_new)  # rescale what was accumulated under the old max
-        l_i = l_i + tl.sum(p, 1)
-        acc = acc + tl.dot(p.to(v.dtype), v)
-        m_i = m_new
-    acc = acc / l_i[:, None]
-    tl.store(O + b * sob + h * soh + offs_m[:, None] * sos + offs_d[None, :] * sod,
-             acc.to(O.dtype.element_ty), mask=row_ok[:, None])
-    tl.store(L + bh * seq + offs_m, m_i + tl.log(l_i), mask=row_ok)
+        q = tl.load(q_ptrs, mask=offs_m[:, None] < seqlen_q, other=0.0)
+    # loop over k, v and update accumulator
+    end_n = seqlen_k if not IS_CAUSAL else tl.minimum((start_m + 1) * BLOCK_M, seqlen_k)
+    for start_n in range(0, end_n, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        # -- compute qk ----
+        if EVEN_N & EVEN_M:
+            k = tl.load(k_ptrs + start_n * stride_kn)
+        else:
+            k = tl.load(k_ptrs + start_n * stride_kn, mask=(start_n + offs_n)[:, None] < seqlen_k,
+                        other=0.0)
+        qk = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+        qk += tl.dot(q, tl.trans(k))
+        if not EVEN_N:  # Need to mask out otherwise the softmax is wrong
+            qk += tl.where((start_n + offs_n)[None, :] < seqlen_k, 0, float("-inf"))
+        if IS_CAUSAL:
+            qk += tl.where(offs_m[:, None] >= (start_n + offs_n)[None, :], 0, float("-inf"))
+        m_ij = tl.maximum(tl.max(qk, 1) * softmax_scale, lse_i)
+        p = tl.exp(qk * softmax_scale - m_ij[:, None])
+        l_ij = tl.sum(p, 1)
+
+        # scale acc_o
+        acc_o_scale = tl.exp(m_i - m_ij)  # BUG: computed, never applied to acc_o
+        # update acc_o
+        if EVEN_N & EVEN_M:
+            v = tl.load(v_ptrs + start_n * stride_vn)
+        else:
+            v = tl.load(v_ptrs + start_n * stride_vn, mask=(start_n + offs_n)[:, None] < seqlen_k,
+                        other=0.0)
+        p = p.to(v.dtype)
+        acc_o += tl.dot(p, v)
+
+        # -- update statistics
+        m_i = m_ij
+        l_i_new = tl.exp(lse_i - m_ij) + l_ij
+        lse_i = m_ij + tl.log(l_i_new)
+
+    o_scale = tl.exp(m_i - lse_i)
+    acc_o = acc_o * o_scale[:, None]
+    # rematerialize offsets to save registers
+    start_m = tl.program_id(0)
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    # write back l and m
+    lse_ptrs = Lse + off_hb * seqlen_q_rounded + offs_m
+    tl.store(lse_ptrs, lse_i)
+    # initialize pointers to output
+    offs_d = tl.arange(0, BLOCK_HEADDIM)
+    out_ptrs = Out + off_b * stride_ob + off_h * stride_oh + (
+        offs_m[:, None] * stride_om + offs_d[None, :])
+    if EVEN_M:
+        tl.store(out_ptrs, acc_o)
+    else:
+        tl.store(out_ptrs, acc_o, mask=offs_m[:, None] < seqlen_q)
 
 
-def triton_flash_attention(q, k, v, causal=False):
-    bsz, heads, seq, dim = q.shape
-    if dim not in (16, 32, 64, 128):
-        raise ValueError("head dim must be 16, 32, 64 or 128")
+def triton_flash_attention(q, k, v, causal=False, softmax_scale=None):
+    batch, nheads, seqlen_q, d = q.shape
+    seqlen_k = k.shape[2]
+    assert d <= 128, "FlashAttention only support head dimensions up to 128"
+    q, k, v = [x if x.stride(-1) == 1 else x.contiguous() for x in [q, k, v]]
+    softmax_scale = softmax_scale or 1.0 / math.sqrt(d)
+
+    seqlen_q_rounded = math.ceil(seqlen_q / 128) * 128
+    lse = torch.empty((batch, nheads, seqlen_q_rounded), device=q.device, dtype=torch.float32)
     o = torch.empty_like(q)
-    lse = torch.empty((bsz, heads, seq), dtype=torch.float32, device=q.device)
-    block_m, block_n = (64, 64) if q.is_cuda else (16, 16)  # small tiles: fast interpreter
-    grid = (triton.cdiv(seq, block_m), bsz * heads)
-    _attn_fwd[grid](q, k, v, o, lse, *q.stride(), *k.stride(), *v.stride(), *o.stride(),
-                    heads, seq, 1.0 / math.sqrt(dim), CAUSAL=causal, D=dim,
-                    BLOCK_M=block_m, BLOCK_N=block_n)
-    return o, lse
+
+    BLOCK_HEADDIM = max(triton.next_power_of_2(d), 16)
+    BLOCK = 128
+    num_warps = 4 if d <= 64 else 8
+    grid = lambda META: (triton.cdiv(seqlen_q, META["BLOCK_M"]), batch * nheads)  # noqa: E731
+    _fwd_kernel[grid](
+        q, k, v, o, lse,
+        softmax_scale,
+        q.stride(0), q.stride(1), q.stride(2),
+        k.stride(0), k.stride(1), k.stride(2),
+        v.stride(0), v.stride(1), v.stride(2),
+        o.stride(0), o.stride(1), o.stride(2),
+        nheads, seqlen_q, seqlen_k, seqlen_q_rounded,
+        causal, BLOCK_HEADDIM,
+        BLOCK_M=BLOCK, BLOCK_N=BLOCK,
+        num_warps=num_warps,
+        num_stages=1,
+    )
+    return o, lse[:, :, :seqlen_q]
