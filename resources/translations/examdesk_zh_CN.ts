@@ -78,8 +78,8 @@
         <translation>待自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="36"/>
-        <location filename="../../desktop/views/problem_text.py" line="74"/>
+        <location filename="../../desktop/views/problem_text.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="86"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
         <location filename="../../desktop/views/question_view.py" line="297"/>
         <location filename="../../desktop/views/report.py" line="277"/>
@@ -104,8 +104,8 @@
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="36"/>
-        <location filename="../../desktop/views/problem_text.py" line="74"/>
+        <location filename="../../desktop/views/problem_text.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="86"/>
         <location filename="../../desktop/views/question_view.py" line="127"/>
         <location filename="../../desktop/views/question_view.py" line="152"/>
         <source>key</source>
@@ -387,39 +387,50 @@
         <translation>自评第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="21"/>
+        <location filename="../../desktop/views/import_screen.py" line="23"/>
         <source>Papers (text, Markdown, Word, PDF, web page, Moodle XML, GIFT)</source>
         <translation>试卷（文本、Markdown、Word、PDF、网页、Moodle XML、GIFT）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="23"/>
+        <location filename="../../desktop/views/import_screen.py" line="25"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="32"/>
+        <location filename="../../desktop/views/import_screen.py" line="34"/>
         <source>Import pasted text</source>
         <translation>导入粘贴的文本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="35"/>
+        <location filename="../../desktop/views/import_screen.py" line="37"/>
         <source>Paste the whole paper: questions, options, 答案 and 解析 as copied. Damage from the web page (Traditional characters, pinyin glosses, lost symbols) is repaired or flagged for you to check.</source>
         <translation>粘贴整份试卷：题目、选项、答案和解析，按复制的原样粘贴即可。网页带来的问题（繁体字、拼音注音、丢失的符号）会自动修复，或标记出来供你核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="45"/>
+        <location filename="../../desktop/views/import_screen.py" line="47"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="62"/>
+        <location filename="../../desktop/views/import_screen.py" line="70"/>
+        <source>Reading %1%2…</source>
+        <translation>正在读取 %1%2…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="95"/>
+        <source>%1 s; Cancel stops it and writes nothing.</source>
+        <translation>已用 %1 秒；取消会立即停止，不写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/import_screen.py" line="125"/>
         <location filename="../../desktop/views/report.py" line="172"/>
         <location filename="../../desktop/views/review_session.py" line="59"/>
         <source>Library</source>
         <translation>题库</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="65"/>
+        <location filename="../../desktop/views/import_screen.py" line="63"/>
+        <location filename="../../desktop/views/import_screen.py" line="128"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
@@ -1615,193 +1626,193 @@
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="36"/>
+        <location filename="../../desktop/views/problem_text.py" line="42"/>
         <source>numbering</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="37"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
         <source>stem</source>
         <translation>题干</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="37"/>
-        <location filename="../../desktop/views/problem_text.py" line="84"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="96"/>
         <source>options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="37"/>
-        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="88"/>
         <source>cut off</source>
         <translation>截断</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="38"/>
-        <location filename="../../desktop/views/problem_text.py" line="75"/>
+        <location filename="../../desktop/views/problem_text.py" line="44"/>
+        <location filename="../../desktop/views/problem_text.py" line="87"/>
         <source>question type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="38"/>
+        <location filename="../../desktop/views/problem_text.py" line="44"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="39"/>
+        <location filename="../../desktop/views/problem_text.py" line="45"/>
         <source>explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="39"/>
-        <location filename="../../desktop/views/problem_text.py" line="78"/>
+        <location filename="../../desktop/views/problem_text.py" line="45"/>
+        <location filename="../../desktop/views/problem_text.py" line="90"/>
         <source>check suite</source>
         <translation>检查套件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="40"/>
-        <location filename="../../desktop/views/problem_text.py" line="83"/>
+        <location filename="../../desktop/views/problem_text.py" line="46"/>
+        <location filename="../../desktop/views/problem_text.py" line="95"/>
         <source>accepted variants</source>
         <translation>其他可接受答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="40"/>
+        <location filename="../../desktop/views/problem_text.py" line="46"/>
         <source>points per blank</source>
         <translation>每空分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="41"/>
-        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <location filename="../../desktop/views/problem_text.py" line="47"/>
+        <location filename="../../desktop/views/problem_text.py" line="88"/>
         <source>rubric</source>
         <translation>评分要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="41"/>
+        <location filename="../../desktop/views/problem_text.py" line="47"/>
         <source>multiple-choice scoring</source>
         <translation>多选计分规则</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="48"/>
         <source>errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="48"/>
         <source>topics</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="55"/>
+        <location filename="../../desktop/views/problem_text.py" line="61"/>
         <source>question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="59"/>
+        <location filename="../../desktop/views/problem_text.py" line="65"/>
         <source>the whole paper</source>
         <translation>整张试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="74"/>
+        <location filename="../../desktop/views/problem_text.py" line="86"/>
         <source>no key printed</source>
         <translation>原卷无答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="75"/>
+        <location filename="../../desktop/views/problem_text.py" line="87"/>
         <source>partial credit</source>
         <translation>部分得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="76"/>
+        <location filename="../../desktop/views/problem_text.py" line="88"/>
         <source>tolerance</source>
         <translation>容差</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="77"/>
+        <location filename="../../desktop/views/problem_text.py" line="89"/>
         <source>no code</source>
         <translation>无代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="77"/>
+        <location filename="../../desktop/views/problem_text.py" line="89"/>
         <source>where the code ends</source>
         <translation>代码在哪里结束</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="78"/>
+        <location filename="../../desktop/views/problem_text.py" line="90"/>
         <source>blanks</source>
         <translation>填空</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="79"/>
+        <location filename="../../desktop/views/problem_text.py" line="91"/>
         <source>number of blanks</source>
         <translation>空的数量</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="79"/>
+        <location filename="../../desktop/views/problem_text.py" line="91"/>
         <source>restored hyphen</source>
         <translation>已恢复的连字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="80"/>
+        <location filename="../../desktop/views/problem_text.py" line="92"/>
         <source>lost formula</source>
         <translation>丢失的公式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="80"/>
+        <location filename="../../desktop/views/problem_text.py" line="92"/>
         <source>lost name</source>
         <translation>丢失的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="81"/>
+        <location filename="../../desktop/views/problem_text.py" line="93"/>
         <source>lost character</source>
         <translation>丢失的字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="81"/>
+        <location filename="../../desktop/views/problem_text.py" line="93"/>
         <source>lost spacing</source>
         <translation>丢失的空白</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="82"/>
+        <location filename="../../desktop/views/problem_text.py" line="94"/>
         <source>code does not compile</source>
         <translation>代码无法编译</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="82"/>
+        <location filename="../../desktop/views/problem_text.py" line="94"/>
         <source>indentation</source>
         <translation>缩进</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="83"/>
+        <location filename="../../desktop/views/problem_text.py" line="95"/>
         <source>alternatives</source>
         <translation>其他答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="84"/>
+        <location filename="../../desktop/views/problem_text.py" line="96"/>
         <source>deleted operator</source>
         <translation>丢失的运算符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="85"/>
+        <location filename="../../desktop/views/problem_text.py" line="97"/>
         <source>lost comment</source>
         <translation>丢失的注释</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="85"/>
+        <location filename="../../desktop/views/problem_text.py" line="97"/>
         <source>text encoding</source>
         <translation>文本编码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="48"/>
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="49"/>
         <source>my note</source>
         <translation>我的笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="49"/>
         <source>topic</source>
         <translation>知识点</translation>
     </message>
@@ -2779,53 +2790,53 @@ Restart the kernel to go on; your editor code is kept.</source>
         <translation>第 %1 题已改回草稿。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="591"/>
+        <location filename="../../desktop/views/import_review.py" line="592"/>
         <source>Not verified: %1</source>
         <translation>未能核实：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="594"/>
+        <location filename="../../desktop/views/import_review.py" line="596"/>
         <source>Question %1 verified as “%2”; %3 flag(s) resolved.</source>
         <translation>第 %1 题已核实为“%2”；已处理 %3 处待核对。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="621"/>
+        <location filename="../../desktop/views/import_review.py" line="623"/>
         <source>Saving to %1 …</source>
         <translation>正在保存到 %1 …</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="626"/>
+        <location filename="../../desktop/views/import_review.py" line="628"/>
         <source>writing %v/%m</source>
         <translation>正在写入 %v/%m</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="627"/>
+        <location filename="../../desktop/views/import_review.py" line="629"/>
         <source>validating</source>
         <translation>正在校验</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="628"/>
+        <location filename="../../desktop/views/import_review.py" line="630"/>
         <source>moving into place</source>
         <translation>正在移到目标位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="637"/>
+        <location filename="../../desktop/views/import_review.py" line="639"/>
         <source>Saved %1 (%2 questions).</source>
         <translation>已保存 %1（%2 题）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="642"/>
+        <location filename="../../desktop/views/import_review.py" line="644"/>
         <source>Replace existing pack</source>
         <translation>替换已有题包</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="643"/>
+        <location filename="../../desktop/views/import_review.py" line="645"/>
         <source>%1 already holds a pack; press again to replace it, or change the id.</source>
         <translation>%1 中已有题包；再按一次即可替换，或者修改 ID。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_review.py" line="646"/>
-        <location filename="../../desktop/views/import_review.py" line="649"/>
+        <location filename="../../desktop/views/import_review.py" line="648"/>
+        <location filename="../../desktop/views/import_review.py" line="651"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
@@ -2935,67 +2946,67 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="375"/>
+        <location filename="../../desktop/views/library.py" line="376"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="378"/>
+        <location filename="../../desktop/views/library.py" line="379"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="381"/>
+        <location filename="../../desktop/views/library.py" line="382"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="384"/>
+        <location filename="../../desktop/views/library.py" line="385"/>
         <source>Dashboard</source>
         <translation>学习统计</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="387"/>
+        <location filename="../../desktop/views/library.py" line="388"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="390"/>
+        <location filename="../../desktop/views/library.py" line="391"/>
         <source>Practice sets</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="393"/>
+        <location filename="../../desktop/views/library.py" line="394"/>
         <source>Mock exam (组卷)</source>
         <translation>组卷模拟考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="400"/>
+        <location filename="../../desktop/views/library.py" line="401"/>
         <source>Loading the question bank…</source>
         <translation>正在加载题库…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="435"/>
+        <location filename="../../desktop/views/library.py" line="438"/>
         <source>%1 problem(s) while loading the question bank; the papers below loaded.</source>
         <translation>加载题库时发现 %1 个问题；下列试卷已加载。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="439"/>
+        <location filename="../../desktop/views/library.py" line="442"/>
         <source>No papers found.</source>
         <translation>未找到试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="551"/>
+        <location filename="../../desktop/views/library.py" line="554"/>
         <source>Wrong-answer book (%1)</source>
         <translation>错题本（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="552"/>
+        <location filename="../../desktop/views/library.py" line="555"/>
         <source>Due today (%1)</source>
         <translation>今日复习（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="553"/>
+        <location filename="../../desktop/views/library.py" line="556"/>
         <source>The review session: each due card&apos;s question, Show answer, then Again / Hard / Good / Easy (new cards too, up to the daily limit)</source>
         <translation>复习模式：逐一显示到期的题目，点“查看答案”，再评为 重来 / 困难 / 良好 / 简单（也包括新题，不超过每日上限）</translation>
     </message>
@@ -3003,219 +3014,224 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="153"/>
+        <location filename="../../desktop/main_window.py" line="154"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="154"/>
+        <location filename="../../desktop/main_window.py" line="155"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="160"/>
+        <location filename="../../desktop/main_window.py" line="161"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="162"/>
+        <location filename="../../desktop/main_window.py" line="163"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="164"/>
+        <location filename="../../desktop/main_window.py" line="165"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="166"/>
+        <location filename="../../desktop/main_window.py" line="167"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="167"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="175"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="180"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="187"/>
+        <location filename="../../desktop/main_window.py" line="188"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="188"/>
+        <location filename="../../desktop/main_window.py" line="189"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="190"/>
+        <location filename="../../desktop/main_window.py" line="191"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="192"/>
+        <location filename="../../desktop/main_window.py" line="193"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="194"/>
+        <location filename="../../desktop/main_window.py" line="195"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="196"/>
+        <location filename="../../desktop/main_window.py" line="197"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="198"/>
+        <location filename="../../desktop/main_window.py" line="199"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="204"/>
+        <location filename="../../desktop/main_window.py" line="205"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="214"/>
+        <location filename="../../desktop/main_window.py" line="215"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="216"/>
+        <location filename="../../desktop/main_window.py" line="217"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="217"/>
+        <location filename="../../desktop/main_window.py" line="218"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="218"/>
+        <location filename="../../desktop/main_window.py" line="219"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="224"/>
+        <location filename="../../desktop/main_window.py" line="225"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="225"/>
+        <location filename="../../desktop/main_window.py" line="226"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="286"/>
+        <location filename="../../desktop/main_window.py" line="287"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="348"/>
+        <location filename="../../desktop/main_window.py" line="349"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="354"/>
+        <location filename="../../desktop/main_window.py" line="355"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="741"/>
+        <location filename="../../desktop/main_window.py" line="725"/>
+        <source>the pasted text</source>
+        <translation>粘贴的文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="771"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="828"/>
+        <location filename="../../desktop/main_window.py" line="858"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="343"/>
+        <location filename="../../desktop/main_window.py" line="344"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="200"/>
+        <location filename="../../desktop/main_window.py" line="201"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="202"/>
+        <location filename="../../desktop/main_window.py" line="203"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="416"/>
+        <location filename="../../desktop/main_window.py" line="417"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="462"/>
+        <location filename="../../desktop/main_window.py" line="463"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="527"/>
+        <location filename="../../desktop/main_window.py" line="528"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="534"/>
+        <location filename="../../desktop/main_window.py" line="535"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="548"/>
+        <location filename="../../desktop/main_window.py" line="549"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="596"/>
-        <location filename="../../desktop/main_window.py" line="608"/>
+        <location filename="../../desktop/main_window.py" line="597"/>
+        <location filename="../../desktop/main_window.py" line="609"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="693"/>
-        <location filename="../../desktop/main_window.py" line="745"/>
+        <location filename="../../desktop/main_window.py" line="694"/>
+        <location filename="../../desktop/main_window.py" line="775"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="744"/>
+        <location filename="../../desktop/main_window.py" line="774"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="782"/>
+        <location filename="../../desktop/main_window.py" line="812"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="784"/>
+        <location filename="../../desktop/main_window.py" line="814"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="788"/>
+        <location filename="../../desktop/main_window.py" line="818"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="791"/>
+        <location filename="../../desktop/main_window.py" line="821"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3223,82 +3239,82 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../question_db/messages.py" line="27"/>
+        <location filename="../../question_db/messages.py" line="30"/>
         <source>Cannot save to {path}: the disk is full. What you just entered was not saved; your earlier progress is intact. Free some space and try again.</source>
         <translation>无法保存到 {path}：磁盘已满。你刚才输入的内容没有保存；之前的进度完好无损。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="30"/>
+        <location filename="../../question_db/messages.py" line="33"/>
         <source>Cannot save to {path}: the file or its folder is read-only. What you just entered was not saved. Make the folder writable or choose another data folder (--data-dir).</source>
         <translation>无法保存到 {path}：该文件或其所在文件夹是只读的。你刚才输入的内容没有保存。请让该文件夹可写，或另选一个数据文件夹（--data-dir）。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="34"/>
+        <location filename="../../question_db/messages.py" line="37"/>
         <source>Cannot use {path}: another program kept it locked. What you just entered was not saved. Close other examdesk windows and try again.</source>
         <translation>无法使用 {path}：另一个程序一直锁定着它。你刚才输入的内容没有保存。请关闭其他 examdesk 窗口后重试。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="37"/>
+        <location filename="../../question_db/messages.py" line="40"/>
         <source>Cannot read or write {path} ({detail}). What you just entered was not saved; your earlier progress is intact.</source>
         <translation>无法读写 {path}（{detail}）。你刚才输入的内容没有保存；之前的进度完好无损。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="40"/>
+        <location filename="../../question_db/messages.py" line="43"/>
         <source>Your latest changes stay on screen, and examdesk saves them again with your next change once the problem is fixed (free some space, or make the folder writable).</source>
         <translation>你最近的修改仍保留在屏幕上；问题解决后（释放一些空间，或让文件夹可写），examdesk 会在你下一次修改时再次保存它们。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="45"/>
+        <location filename="../../question_db/messages.py" line="48"/>
         <source>Read only: the data folder {folder} is read-only, so nothing you enter here is saved. You can read the questions and see their answers. Make the folder writable, or start examdesk with --data-dir set to a writable folder, to practise with your answers saved.</source>
         <translation>只读：数据文件夹 {folder} 是只读的，你在这里输入的内容都不会保存。你可以阅读题目并查看答案。若要保存作答进度，请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="50"/>
+        <location filename="../../question_db/messages.py" line="53"/>
         <source>Read only: examdesk could not open your progress in {folder} for writing when it started (see the message shown then), so nothing you enter here is saved. You can read the questions and see their answers.</source>
         <translation>只读：examdesk 启动时无法以写入方式打开 {folder} 中的进度（见当时显示的提示），你在这里输入的内容都不会保存。你可以阅读题目并查看答案。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="55"/>
+        <location filename="../../question_db/messages.py" line="58"/>
         <source>Your progress file {path} is damaged. It was kept unchanged as {moved_to}, and examdesk started a new, empty progress file.</source>
         <translation>你的进度文件 {path} 已损坏。它已原样保留为 {moved_to}，examdesk 新建了一个空的进度文件。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="58"/>
+        <location filename="../../question_db/messages.py" line="61"/>
         <source>No backup of it was found.</source>
         <translation>没有找到它的备份。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="60"/>
+        <location filename="../../question_db/messages.py" line="63"/>
         <source>A backup is available ({backup}): restore it to get your progress back as of that day.</source>
         <translation>有可用的备份（{backup}）：恢复它即可找回截至当天的进度。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="63"/>
+        <location filename="../../question_db/messages.py" line="66"/>
         <source>Your progress file {path} was written by a newer version of examdesk (schema version {version}; this one understands up to {supported}). It was left untouched. Until you update examdesk, your progress is saved in {side_path} instead.</source>
         <translation>你的进度文件 {path} 由更新版本的 examdesk 写入（数据结构版本 {version}；当前版本最高支持 {supported}），已保持原样未改动。在你更新 examdesk 之前，进度改为保存在 {side_path}。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="68"/>
+        <location filename="../../question_db/messages.py" line="71"/>
         <source>The data folder {folder} is read-only, so examdesk cannot save your progress. You can look at what was saved before, but new answers will not be saved. Make the folder writable, or start examdesk with --data-dir set to a writable folder.</source>
         <translation>数据文件夹 {folder} 是只读的，examdesk 无法保存你的进度。你可以查看之前保存的内容，但新的答案不会被保存。请让该文件夹可写，或用 --data-dir 指定一个可写的文件夹来启动 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="73"/>
+        <location filename="../../question_db/messages.py" line="76"/>
         <source>The disk that holds {path} is full, so examdesk cannot save your progress. Nothing you do will be saved until space is freed; then restart examdesk.</source>
         <translation>存放 {path} 的磁盘已满，examdesk 无法保存你的进度。释放空间之前，你的任何操作都不会被保存；释放后请重启 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="77"/>
+        <location filename="../../question_db/messages.py" line="80"/>
         <source>examdesk cannot save your progress in {path} ({detail}). Nothing you do will be saved until that is fixed; then restart examdesk.</source>
         <translation>examdesk 无法将进度保存到 {path}（{detail}）。问题解决之前，你的任何操作都不会被保存；解决后请重启 examdesk。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="80"/>
+        <location filename="../../question_db/messages.py" line="83"/>
         <source>The daily backup of your progress could not be written to {path} ({detail}). Your progress file itself is fine.</source>
         <translation>无法将进度的每日备份写入 {path}（{detail}）。进度文件本身完好。</translation>
     </message>
     <message>
-        <location filename="../../question_db/messages.py" line="83"/>
+        <location filename="../../question_db/messages.py" line="86"/>
         <source>Little space is left on the disk that holds {path} ({free_mib} MiB free). When it is full, examdesk cannot save your answers.</source>
         <translation>存放 {path} 的磁盘剩余空间不多（仅剩 {free_mib} MiB）。磁盘满后，examdesk 将无法保存你的答案。</translation>
     </message>
@@ -3306,32 +3322,32 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MockExamsCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="265"/>
+        <location filename="../../desktop/views/library.py" line="266"/>
         <source>Mock exams (组卷)</source>
         <translation>组卷模考</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="272"/>
+        <location filename="../../desktop/views/library.py" line="273"/>
         <source>New mock exam…</source>
         <translation>新建组卷…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="275"/>
+        <location filename="../../desktop/views/library.py" line="276"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="300"/>
+        <location filename="../../desktop/views/library.py" line="301"/>
         <source>%1 taken</source>
         <translation>已考 %1 次</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="303"/>
+        <location filename="../../desktop/views/library.py" line="304"/>
         <source>last: %1, %2 of %3 points</source>
         <translation>最近：%1，%2 / %3 分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="307"/>
+        <location filename="../../desktop/views/library.py" line="308"/>
         <source>%1 under way</source>
         <translation>%1 进行中</translation>
     </message>
@@ -3375,94 +3391,94 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>PaperCard</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="122"/>
+        <location filename="../../desktop/views/library.py" line="123"/>
         <source>%1 (%2 scored: void questions are not)</source>
         <translation>%1（实计 %2，作废题不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="125"/>
+        <location filename="../../desktop/views/library.py" line="126"/>
         <source>%1 questions · %2 points · %3 min · %4 with errata</source>
         <translation>%1 题 · 总分 %2 · %3 分钟 · %4 题有勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="131"/>
+        <location filename="../../desktop/views/library.py" line="132"/>
         <source>Errata: questions whose printed key, wording or explanation was wrong and is corrected here (you see both keys), or that have no correct answer at all (void: not scored)</source>
         <translation>勘误：原卷答案、题干或解析有误、已在此更正的题（两个答案都会显示），以及根本没有正确答案的题（作废：不计分）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="138"/>
-        <location filename="../../desktop/views/library.py" line="232"/>
+        <location filename="../../desktop/views/library.py" line="139"/>
+        <location filename="../../desktop/views/library.py" line="233"/>
         <source>No exam taken yet</source>
         <translation>尚未考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="150"/>
+        <location filename="../../desktop/views/library.py" line="151"/>
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="158"/>
+        <location filename="../../desktop/views/library.py" line="159"/>
         <source>Recite (背题)</source>
         <translation>背题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="160"/>
+        <location filename="../../desktop/views/library.py" line="161"/>
         <source>Key, explanation and errata at once; say whether you knew each one</source>
         <translation>直接显示答案、解析和勘误；逐题说明你是否记得</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="163"/>
-        <location filename="../../desktop/views/library.py" line="248"/>
+        <location filename="../../desktop/views/library.py" line="164"/>
+        <location filename="../../desktop/views/library.py" line="249"/>
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="198"/>
+        <location filename="../../desktop/views/library.py" line="199"/>
         <source>Practice: %1 of %2 answered</source>
         <translation>练习：已答 %1/%2 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="200"/>
+        <location filename="../../desktop/views/library.py" line="201"/>
         <source>%1 right</source>
         <translation>对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="202"/>
+        <location filename="../../desktop/views/library.py" line="203"/>
         <source>%1 partly</source>
         <translation>部分对 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="204"/>
+        <location filename="../../desktop/views/library.py" line="205"/>
         <source>%1 wrong</source>
         <translation>错 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="206"/>
+        <location filename="../../desktop/views/library.py" line="207"/>
         <source>%1 shown or recited</source>
         <translation>看答案或背题 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="212"/>
+        <location filename="../../desktop/views/library.py" line="213"/>
         <source>Continue at question %1</source>
         <translation>从第 %1 题继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="226"/>
+        <location filename="../../desktop/views/library.py" line="227"/>
         <source>Best %1 · last %2 of %3 points · %4 exam(s)</source>
         <translation>最高 %1 · 最近 %2 / %3 分 · 共 %4 次考试</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="237"/>
+        <location filename="../../desktop/views/library.py" line="238"/>
         <source>Unfinished exam: %1 left</source>
         <translation>未完成的考试：剩余 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="239"/>
+        <location filename="../../desktop/views/library.py" line="240"/>
         <source>Unfinished exam: time is up, it will be submitted</source>
         <translation>未完成的考试：时间已到，将自动交卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/library.py" line="245"/>
+        <location filename="../../desktop/views/library.py" line="246"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3807,7 +3823,7 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ReportsButton</name>
     <message>
-        <location filename="../../desktop/views/library.py" line="74"/>
+        <location filename="../../desktop/views/library.py" line="75"/>
         <source>Past reports</source>
         <translation>历史成绩单</translation>
     </message>
