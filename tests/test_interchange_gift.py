@@ -279,3 +279,17 @@ def test_feedback_headings_follow_the_papers_language(bank, tmp_path):
             assert_same(orig, new, "errata", "explanation")
             assert rubric(new.rubric) == rubric(orig.rubric) or orig.type in (
                 "fill_blank", "calculation"), orig.id
+
+
+@pytest.mark.parametrize("paper_id", ["000", "001"])
+def test_our_own_export_is_read_back_as_gift_by_content(bank, tmp_path, paper_id):
+    """File ▸ Import paper… decides the format from the bytes: an examdesk GIFT export,
+    whose [html] questions are full of tags, is GIFT, not a web page (it came back with 5
+    of 26 questions through the HTML reader)."""
+    from question_db.interchange.importers import detect_format, import_file
+
+    out = tmp_path / f"{paper_id}.txt"  # the extension says nothing
+    write_gift([bank.paper(paper_id)], out)
+    assert detect_format(out) == "gift"
+    kept = [q for q in bank.paper(paper_id).questions if has_key(q)]
+    assert len(import_file(out).paper.questions) == len(kept) == len(read_gift(out).paper.questions)

@@ -97,12 +97,16 @@ def detect_format(path: Path) -> str:
     root = _XML_ROOT.match(text)
     if root and root[1].lower() == "quiz":
         return "moodle-xml"
+    if _HTML_START.match(text):
+        return "html"
+    if not root and looks_like_gift(text):
+        # before the tag count: a GIFT file's [html] questions are full of tags (our own
+        # export read back as a web page kept 5 of 26 questions)
+        return "gift"
     if looks_like_html(text):
         return "html"
     if root:
         return "text"
-    if looks_like_gift(text):
-        return "gift"
     if looks_like_markdown(text):
         return "markdown"
     return "text"
