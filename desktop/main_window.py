@@ -59,6 +59,20 @@ def actions():
     return module
 
 
+def _unless_cancelled(importer, *args, **kwargs):
+    """``importer(*args, **kwargs)`` for a worker thread: None when the learner cancelled
+    (their choice: neither an error to log nor one to show)."""
+    from question_db.interchange.import_process import ImportCancelled
+
+    def run():
+        try:
+            return importer(*args, **kwargs)
+        except ImportCancelled:
+            return None
+
+    return run
+
+
 class MainWindow(QMainWindow):
     """Library → practice / exam → report."""
 
@@ -706,8 +720,8 @@ class MainWindow(QMainWindow):
         except OSError:
             size = None
         progress = self._import_progress(path.name, size)
-        self.db.run_beside(lambda: import_file_isolated(path, cancel=progress.cancel,
-                                                        **self._import_limits()),
+        self.db.run_beside(_unless_cancelled(import_file_isolated, path, cancel=progress.cancel,
+                                             **self._import_limits()),
                            on_done=lambda result: self._imported(progress, result),
                            on_error=lambda error: self._import_stopped(progress, error))
 
@@ -723,8 +737,8 @@ class MainWindow(QMainWindow):
         from question_db.interchange.import_process import import_pasted_isolated
 
         progress = self._import_progress(self.tr("the pasted text"), len(text.encode()))
-        self.db.run_beside(lambda: import_pasted_isolated(text, cancel=progress.cancel,
-                                                          **self._import_limits()),
+        self.db.run_beside(_unless_cancelled(import_pasted_isolated, text,
+                                             cancel=progress.cancel, **self._import_limits()),
                            on_done=lambda result: self._imported(progress, result),
                            on_error=lambda error: self._import_stopped(progress, error))
 
@@ -736,15 +750,12 @@ class MainWindow(QMainWindow):
 
     def _imported(self, progress, result) -> None:
         progress.finish()
-        if not progress.cancel.is_set():
+        if result is not None and not progress.cancel.is_set():  # None: the learner cancelled
             self._review_import(result)
 
     def _import_stopped(self, progress, error: BaseException) -> None:
-        from question_db.interchange.import_process import ImportCancelled
-
         progress.finish()
-        if not isinstance(error, ImportCancelled):  # the learner's Cancel needs no message
-            self._import_failed(error)
+        self._import_failed(error)
 
     def _import_limits(self) -> dict:
         """The importer child's memory limit: ``import_memory_limit`` when set (tests),
