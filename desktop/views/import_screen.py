@@ -62,6 +62,7 @@ class ImportProgress(QDialog):
         self.setObjectName("import_progress")
         self.setWindowTitle(tr("Import paper"))
         self.setModal(False)
+        self.setMinimumWidth(460)
         self.cancel = threading.Event()
         self._started = time.monotonic()
         self._finished = False

@@ -277,6 +277,45 @@ def paper_import(app: QApplication, window: MainWindow, lang: str) -> None:
         window.go_library()
 
 
+def import_flags_and_progress(app: QApplication, window: MainWindow, lang: str,
+                              suffix: str = "") -> None:
+    """Issue 30 item 5 / issue 28 item 8: a damaged seed under review, a question whose
+    flags explain themselves in the UI language; and a long paper being read, with its
+    progress window and Cancel."""
+    seed = HERE.parents[1] / "tests" / "data" / "seeds" / "000_88fc5b147273d5d1.txt"
+    window.import_paper(seed)
+    spin(app, lambda: window.screen_view is not None
+         and window.screen_view.objectName() == "import_screen", timeout=30)
+    review = window.screen_view.review
+    flagged = max(review.paper.questions, key=lambda q: len(q.review))
+    review.select(flagged.number)
+    review.flags.setCurrentRow(0)  # its why in the message line too
+
+    def show_flags() -> None:
+        from PySide6.QtWidgets import QScrollArea
+
+        area = review.flags.parent()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parent()
+        if area is not None:
+            area.ensureWidgetVisible(review.flags, 0, 0)
+
+    at_sizes(app, window, "import_flags" + suffix, lang, prepare=show_flags)
+    window.go_library()
+    out = Path(tempfile.mkdtemp(prefix="examdesk-long-")) / "mock_papers_2024.txt"
+    out.write_text("".join(f"{i}. 第 {i} 题？\nA. 是\nB. 否\n答案：A\n\n"
+                           for i in range(1, 150_000)), encoding="utf-8")
+    window.resize(*SIZES[0])
+    window.import_paper(out)
+    spin(app, lambda: window.import_job is not None and window.import_job.isVisible(),
+         timeout=10)
+    job = window.import_job
+    spin(app, lambda: time.monotonic() - job._started > 2.6, timeout=10)  # "2 s" on screen
+    grab_with_dialog(app, window, f"import_progress{suffix}_{lang}.png")
+    window.import_job.reject()
+    spin(app, lambda: True)
+
+
 def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str,
                     name: str = "fill_in_verdict") -> None:
     """001/20: blank 1 right (one of its accepted forms), blank 2 wrong."""
@@ -490,6 +529,7 @@ def take(lang: str, only: str = "all") -> int:
     if only in ("all", "report"):
         exam_report(app, window, lang)
     if only in ("all", "issue30", "dark"):
+        import_flags_and_progress(app, window, lang, "_dark" if dark else "")
         choices_and_mocks(app, window, db, lang, "_dark" if dark else "")
         workspace_folded(app, window, running, lang, "_dark" if dark else "")
     window.close()
