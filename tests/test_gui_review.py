@@ -196,3 +196,25 @@ def test_marking_after_an_exam_updates_the_library_scores(launch, tmp_path):
     assert "Best 12" in app.window.library.cards["000"].scores.text()
     reviews = db_rows(tmp_path / "progress.sqlite3", "SELECT question_id FROM reviews")
     assert sorted(r["question_id"] for r in reviews) == ["000/1", "000/31"]
+
+
+def test_the_wrong_answer_book_shows_enough_of_each_stem_to_recognise_it(launch, tmp_path):
+    """Issue 30 item 7: the list cut every stem at 24 characters. At 1024×700 the list now
+    shows up to 120 characters, wrapped over its width (Qt elides nothing), and the whole
+    stem on hover."""
+    app = launch()
+    app.window.db.run(lambda store: miss(store, "000/4"))
+    app.wait_idle()
+    app.window.resize(1024, 700)
+    book = open_wrong_book(app)
+    row = next(i for i in range(book.list.count())
+               if book.list.item(i).data(Qt.ItemDataRole.UserRole) == "000/4")
+    item = book.list.item(row)
+    stem = " ".join(bundled_bank().question("000/4").stem.split())
+    shown = item.text().split("\n", 1)[1]
+    assert len(stem) > 60 and shown.startswith(stem[:min(len(stem), 120)].rstrip("…"))
+    assert len(shown.rstrip("…")) >= min(len(stem), 120)
+    assert book.list.wordWrap() and book.list.textElideMode() == Qt.TextElideMode.ElideNone
+    line = book.list.fontMetrics().height()
+    assert book.list.visualItemRect(item).height() >= 3 * line  # the stem wrapped, kept
+    assert stem in item.toolTip()

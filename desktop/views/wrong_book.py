@@ -35,6 +35,10 @@ from .screen import Screen
 from ..theme import Role, css
 
 
+# How much of a stem the list shows: enough to recognise the question (issue 30: 24
+# characters told nothing); wrapped over the list's width, the whole in the tooltip.
+STEM_CHARS = 120
+
 class WrongBookView(Screen):
     """The book, filtered; the selected entry in full on the right."""
 
@@ -91,6 +95,8 @@ class WrongBookView(Screen):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)
         self.list.setMinimumWidth(280)
+        self.list.setWordWrap(True)  # a stem reads over a few lines, not cut at a width
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.list.currentRowChanged.connect(self._show_entry)
         self.detail = QTextBrowser()
         self.detail.setObjectName("wrong_book_detail")
@@ -124,7 +130,7 @@ class WrongBookView(Screen):
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.list)
         splitter.addWidget(right)
-        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
 
         layout = QVBoxLayout(self)
@@ -200,10 +206,10 @@ class WrongBookView(Screen):
                 + self.tr("missed %1×").replace("%1", str(entry.misses))
                 + (" · " + self.tr("mastered") if entry.mastered_at is not None else "")
                 + (" · " + self.tr("graduated") if entry.graduated else "")
-                + f"\n{stem[:24]}{'…' if len(stem) > 24 else ''}")
+                + f"\n{stem[:STEM_CHARS]}{'…' if len(stem) > STEM_CHARS else ''}")
         item = QListWidgetItem(text)
         item.setData(Qt.ItemDataRole.UserRole, q.id)
-        item.setToolTip(" · ".join(q.topics))
+        item.setToolTip(stem + ("\n" + " · ".join(q.topics) if q.topics else ""))
         return item
 
     def select(self, question_id: str) -> bool:

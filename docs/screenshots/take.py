@@ -316,6 +316,18 @@ def import_flags_and_progress(app: QApplication, window: MainWindow, lang: str,
     spin(app, lambda: True)
 
 
+def wrong_book_list(app: QApplication, window: MainWindow, db, lang: str,
+                    suffix: str = "") -> None:
+    """Issue 30 item 7: the 错题本's list shows enough of each stem to know the question.
+    Last of its group: the scripted history changes the library's cards."""
+    db.run(lambda store: scripted_history(store, window.bank))
+    spin(app, lambda: db.pending == 0, timeout=60)
+    window.open_wrong_book()
+    spin(app, lambda: isinstance(window.screen_view, WrongBookView) and db.pending == 0)
+    at_sizes(app, window, "wrong_book_list" + suffix, lang)
+    window.go_library()
+
+
 def fill_in_verdict(app: QApplication, window: MainWindow, db, lang: str,
                     name: str = "fill_in_verdict") -> None:
     """001/20: blank 1 right (one of its accepted forms), blank 2 wrong."""
@@ -532,6 +544,7 @@ def take(lang: str, only: str = "all") -> int:
         import_flags_and_progress(app, window, lang, "_dark" if dark else "")
         choices_and_mocks(app, window, db, lang, "_dark" if dark else "")
         workspace_folded(app, window, running, lang, "_dark" if dark else "")
+        wrong_book_list(app, window, db, lang, "_dark" if dark else "")
     window.close()
     running.shutdown()
     return 0
