@@ -7,6 +7,7 @@ session resumes.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from question_db.checks.catalogue import descriptions
+from question_db.checks.catalogue import descriptions, translate_message
 from question_db.enums import CHOICE_TYPES, QuestionType
 from question_db.grading import response_answered
 from question_db.model import Question
@@ -514,8 +515,10 @@ class ProgrammingAnswer(_RubricMixin, AnswerWidget):
         self.editor.setPlainText(self.starter)
         self.editor.textChanged.connect(self._code_changed)
         self.results = CheckResultsView()
-        self.results.set_descriptions(descriptions(
-            question.code.check if question.code is not None else None, QLocale().name()))
+        suite = question.code.check if question.code is not None else None
+        self.results.set_descriptions(descriptions(suite, QLocale().name()))
+        self.results.set_message_translation(
+            functools.partial(translate_message, check_file=suite, language=QLocale().name()))
         self.results.setMinimumHeight(60)
         self.check_status = self.results.summary
         self.results_splitter = QSplitter(Qt.Orientation.Vertical)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QFrame, QHeaderView, QLabel, QScrollArea, QSplitter,
@@ -116,10 +117,22 @@ class CheckResultsView(QWidget):
         self.checks: list[dict] = []
         # check name -> its description in the UI's language (question_db.checks.catalogue)
         self.descriptions: dict[str, str] = {}
+        # a check's message -> the same in the UI's language (catalogue.translate_message)
+        self.translate_message: Callable[[str], str] = lambda message: message
 
     def set_descriptions(self, descriptions: dict[str, str]) -> None:
         """The suite's descriptions in the learner's language, where it has them."""
         self.descriptions = dict(descriptions)
+
+    def set_message_translation(self, translate: Callable[[str], str]) -> None:
+        """How the checks' messages are shown in the learner's language (their numbers,
+        shapes and code kept as the check wrote them)."""
+        self.translate_message = translate
+
+    def message_of(self, check: dict) -> str:
+        """The check's message as shown: without terminal escapes, translated."""
+        message = strip_ansi(str(check.get("message") or ""))
+        return self.translate_message(message) if message else message
 
     def description_of(self, check: dict) -> str:
         return self.descriptions.get(str(check.get("name", "")),
@@ -138,7 +151,7 @@ class CheckResultsView(QWidget):
         if not isinstance(check, dict):
             self.detail.setText(html.escape(item.text(2)) if item is not None else "")
             return
-        message = strip_ansi(str(check.get("message") or ""))
+        message = self.message_of(check)
         lines = [f"<b>{mark_of(check)} {html.escape(str(check.get('name', '')))}</b>"]
         if self.description_of(check):
             lines.append(f"<i>{html.escape(self.description_of(check))}</i>")
@@ -164,7 +177,8 @@ class CheckResultsView(QWidget):
     def show_error(self, message: str) -> None:
         self.checks = []
         self._no_rows()
-        self.summary.setText(tr("Not checked: %1").replace("%1", html.escape(strip_ansi(message))))
+        self.summary.setText(tr("Not checked: %1").replace(
+            "%1", html.escape(self.translate_message(strip_ansi(message)))))
 
     def show_results(self, checks: list[dict]) -> None:
         """One row per check, failures first; a shared exception is said once."""
@@ -199,7 +213,7 @@ class CheckResultsView(QWidget):
 
     def _add_row(self, check: dict, *, with_traceback: bool) -> None:
         item = QTreeWidgetItem(self.table)
-        message = strip_ansi(str(check.get("message") or ""))
+        message = self.message_of(check)
         item.setText(0, mark_of(check))
         item.setText(1, str(check.get("name", "")))
         item.setText(2, message.splitlines()[0] if message else "")

@@ -12,6 +12,10 @@ the translation unchanged. An exporter's warning is prefixed with its format
 (``moodle-xml: …``, ``writing.dropped``): the prefix stays, the rest is translated. A
 sentence no key matches is returned as it is: English, never half translated. Tables
 (``[moodle]``, ``[text_import]``) only say where the sentences come from.
+
+``translate_from`` reads other catalogues in the same format (the check suites' messages,
+``question_db.checks.catalogue``); with ``nested`` a captured value that a key matches whole
+is translated too (a check's ``{what}: … differ`` where ``what`` is itself a sentence).
 """
 from __future__ import annotations
 
@@ -19,8 +23,9 @@ import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
-__all__ = ["translate", "templates", "catalogue_path", "placeholders"]
+__all__ = ["translate", "translate_from", "templates", "catalogue_path", "placeholders"]
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 # "moodle-xml: …", "gift: …", "apkg: …" (question_db.interchange.writing.dropped)
@@ -60,11 +65,32 @@ def translate(text: str, language: str) -> str:
     return text
 
 
-def _match(text: str, compiled: tuple[tuple[re.Pattern, str], ...]) -> str | None:
+def translate_from(text: str, paths: Iterable[Path], *, nested: bool = False) -> str:
+    """``text`` translated by the catalogues at ``paths`` (read as ``messages_<language>
+    .toml`` is, merged); unchanged where no key matches it whole. No format prefix is split
+    off. ``nested``: captured values that a key matches whole are translated as well."""
+    files = []
+    for path in paths:
+        try:
+            files.append((Path(path), Path(path).stat().st_mtime_ns))
+        except OSError:
+            continue
+    compiled = _compiled_files(tuple(files))
+    if not compiled or not text:
+        return text
+    found = _match(text, compiled, nested=nested)
+    return text if found is None else found
+
+
+def _match(text: str, compiled: tuple[tuple[re.Pattern, str], ...], *,
+           nested: bool = False, depth: int = 0) -> str | None:
     for pattern, target in compiled:
         m = pattern.fullmatch(text)
         if m:
             values = m.groupdict()
+            if nested and depth < 4:
+                values = {k: (_match(v, compiled, nested=True, depth=depth + 1) or v) if v
+                          else v for k, v in values.items()}
             return _PLACEHOLDER.sub(lambda p: values.get(p[1], p[0]), target)
     return None
 
@@ -77,8 +103,12 @@ def _base(language: str) -> str:
 def _load(base: str) -> tuple[tuple[str, str], ...]:
     if base in ("", "en", "c"):
         return ()
+    return _read_pairs(catalogue_path(base))
+
+
+def _read_pairs(path: Path) -> tuple[tuple[str, str], ...]:
     try:
-        with catalogue_path(base).open("rb") as file:
+        with path.open("rb") as file:
             data = tomllib.load(file)
     except (OSError, tomllib.TOMLDecodeError):
         return ()
@@ -108,5 +138,15 @@ def _compiled(base: str) -> tuple[tuple[re.Pattern, str], ...]:
     """The templates compiled once, the most literal text first: where two match, the more
     specific one wins (``the spaces of this code block …`` before ``… this {language}
     block …``)."""
-    pairs = sorted(_load(base), key=lambda kv: -len(_PLACEHOLDER.sub("", kv[0])))
-    return tuple((_pattern(english), target) for english, target in pairs)
+    return _compile(_load(base))
+
+
+@lru_cache(maxsize=32)
+def _compiled_files(files: tuple[tuple[Path, int], ...]) -> tuple[tuple[re.Pattern, str], ...]:
+    """The templates of several files (path, mtime: an edited file is read again)."""
+    return _compile(tuple(pair for path, _ in files for pair in _read_pairs(path)))
+
+
+def _compile(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern, str], ...]:
+    ordered = sorted(pairs, key=lambda kv: -len(_PLACEHOLDER.sub("", kv[0])))
+    return tuple((_pattern(english), target) for english, target in ordered)
