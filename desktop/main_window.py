@@ -775,8 +775,10 @@ class MainWindow(QMainWindow):
 
     def _import_failed(self, error: BaseException) -> None:
         """Unreadable input names the file and the reason; an importer that ran out of
-        memory or died says so; nothing was written either way."""
+        memory or died says so; nothing was written either way. In the UI's language."""
         from question_db.interchange.import_process import ImporterFailed
+
+        from .views.problem_text import refusal_message
 
         if isinstance(error, ImporterFailed):
             lead = self.tr("The importer stopped before it finished; nothing was written. "
@@ -784,7 +786,8 @@ class MainWindow(QMainWindow):
         else:
             lead = self.tr("This file cannot be imported; nothing was written.")
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Import paper"),
-                          lead + "\n\n" + str(error), QMessageBox.StandardButton.Ok, self)
+                          lead + "\n\n" + refusal_message(error),
+                          QMessageBox.StandardButton.Ok, self)
         box.setObjectName("import_failed")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

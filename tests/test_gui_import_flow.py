@@ -48,6 +48,24 @@ def test_importing_a_binary_file_says_why_and_writes_nothing(launch, tmp_path):
     assert not (tmp_path / "papers").exists()
 
 
+def test_a_chinese_ui_says_why_a_file_is_refused_in_chinese(launch, qapp, tmp_path):
+    """Issue 30.5: the lead line was Chinese, the refusal under it the core's English; it
+    comes from the core's catalogue (question_db.interchange.refusals), the file named."""
+    from test_gui_widgets import chinese_ui
+
+    junk = tmp_path / "photo.txt"
+    junk.write_bytes(bytes(range(256)) * 8)
+    with chinese_ui(qapp):
+        app = launch()
+        app.window.import_paper(junk)
+        app.qtbot.waitUntil(lambda: app.window.findChild(QMessageBox, "import_failed")
+                            is not None)
+        text = app.window.findChild(QMessageBox, "import_failed").text()
+    assert text == (f"无法导入此文件；没有写入任何内容。\n\n{junk}：看起来是二进制文件，不是文本"
+                    "（.docx、.xml 或 .apkg 要按各自的格式导入）")
+    assert not (tmp_path / "papers").exists()
+
+
 def test_import_pasted_gift_text(launch):
     app = launch()
     app.window.import_pasted("::Q1:: 2 + 2 = ? {=4 ~3 ~5}\n\n::Q2:: RoPE 只作用于 q 与 k。{T}\n")

@@ -11,10 +11,11 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLabel, QListWidget, QListWidgetItem, QMessageBox, QVBoxLayout,
                                QWidget)
 
+from question_db.interchange.refusals import export_failure
 from question_db.model import Bank, Paper
 
 from ..db import DbOps
-from .problem_text import problem_text
+from .problem_text import problem_text, refusal_message
 from .translation import tr
 
 FORMATS = ("apkg", "moodle-xml", "gift", "json")
@@ -120,8 +121,8 @@ class BankFiles(QObject):
         self.db.run(actions.export_questions, papers=papers, fmt=fmt, path=Path(path),
                     include_notes=include_notes and fmt == "apkg", on_done=self._exported,
                     on_error=lambda error: self._tell(
-                        "export_failed", tr("Export failed"), f"{path}: {error}",
-                        QMessageBox.Icon.Warning))
+                        "export_failed", tr("Export failed"),
+                        refusal_message(export_failure(error, path)), QMessageBox.Icon.Warning))
 
     def _exported(self, result) -> None:
         self.last_result = result

@@ -53,7 +53,7 @@ from question_db.enums import QuestionType
 from question_db.model import Problem
 
 from .code_editor import CodeEditor
-from .problem_text import field_label, flag_label, message_text, problem_text
+from .problem_text import field_label, flag_label, message_text, problem_text, refusal_message
 from .question_view import type_label
 from ..theme import Role, css, theme
 
@@ -648,7 +648,7 @@ class ImportReviewView(QWidget):
             self.message.setText(self.tr("Not saved: %1").replace(
                 "%1", "; ".join(problem_text(p)[-160:] for p in error.problems[:3])))
         else:
-            self.message.setText(self.tr("Not saved: %1").replace("%1", str(error)))
+            self.message.setText(self.tr("Not saved: %1").replace("%1", refusal_message(error)))
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         self._saver.shutdown()

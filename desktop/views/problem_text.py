@@ -16,11 +16,12 @@ from pathlib import PurePath
 from PySide6.QtCore import QLocale
 
 from question_db.interchange.message_catalogue import translate
+from question_db.interchange.refusals import refusal_text
 from question_db.model import Problem
 
 from .translation import tr
 
-__all__ = ["problem_text", "field_label", "flag_label", "message_text"]
+__all__ = ["problem_text", "field_label", "flag_label", "message_text", "refusal_message"]
 
 _QUESTION_ID = re.compile(r"[\w.-]+/\d+")
 
@@ -72,6 +73,12 @@ def message_text(text: str) -> str:
     """A core sentence (a review flag's why, a warning's message) in the UI's language
     (the default QLocale follows it, ``desktop.app.install_translations``)."""
     return translate(text, QLocale().name())
+
+
+def refusal_message(error: BaseException | str) -> str:
+    """Why a file was not imported or a pack not saved (``str()`` of the core's refusal,
+    naming the file) in the UI's language (``question_db.interchange.refusals``)."""
+    return refusal_text(str(error), QLocale().name())
 
 
 def flag_label(kind: str) -> str:
