@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop.views.import_screen import ImportScreen
 from gui_fixtures import launch, no_leaked_qt_objects  # noqa: F401
@@ -64,6 +64,51 @@ def test_a_chinese_ui_says_why_a_file_is_refused_in_chinese(launch, qapp, tmp_pa
     assert text == (f"无法导入此文件；没有写入任何内容。\n\n{junk}：看起来是二进制文件，不是文本"
                     "（.docx、.xml 或 .apkg 要按各自的格式导入）")
     assert not (tmp_path / "papers").exists()
+
+
+def test_a_chinese_ui_says_why_a_pack_was_not_saved_in_chinese(launch, qapp, tmp_path):
+    """The review's "Not saved: %1" with the pack's refusal (a file where the pack goes)."""
+    from test_gui_widgets import chinese_ui
+
+    with chinese_ui(qapp):
+        app = launch()
+        app.window.import_paper(SEED)
+        review = app.wait_screen(ImportScreen).review
+        target = review.target()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("my notes\n")
+        review.save()
+        app.qtbot.waitUntil(lambda: review.message.text().startswith("未保存："),
+                            timeout=30_000)
+        text = review.message.text()
+    assert text == (f"未保存：{target}：已存在，是一个文件而不是 examdesk 题包（没有 paper.toml），"
+                    "所以绝不会被替换；请为题包另选一个新文件夹")
+    assert target.read_text() == "my notes\n"
+
+
+def test_a_chinese_ui_says_why_an_export_failed_in_chinese(qapp, qtbot, tmp_path):
+    """The export's failure box: the disk's reason, not an OSError naming a temporary file."""
+    from desktop.views.bank_files import BankFiles
+    from gui_fixtures import bundled_bank
+    from test_gui_widgets import chinese_ui
+
+    class Db:  # the store thread's run, here and now
+        def run(self, action, *, on_done, on_error, **kwargs):
+            try:
+                on_done(action(None, **kwargs))
+            except Exception as exc:  # noqa: BLE001 - what the store thread passes on
+                on_error(exc)
+
+    (tmp_path / "notes.txt").write_text("x")
+    out = tmp_path / "notes.txt" / "000.gift.txt"
+    window = QWidget()
+    qtbot.addWidget(window)
+    with chinese_ui(qapp):
+        BankFiles(window, Db(), bundled_bank).export("gift", ["000"], out)
+        box = window.findChild(QMessageBox, "export_failed")
+        text = box.text()
+        box.close()
+    assert text == f"{out}：无法写入文件：{tmp_path / 'notes.txt'} 是文件，不是文件夹"
 
 
 def test_import_pasted_gift_text(launch):
