@@ -134,6 +134,7 @@ class ConsoleDock(QDockWidget):
         self.session.sig_state_changed.connect(self._on_state)
         self.session.sig_ready.connect(self._on_ready)
         self.session.sig_died.connect(self._on_died)
+        self.session.sig_connection_lost.connect(self._on_connection_lost)
         self.session.sig_interrupt_unanswered.connect(self._on_interrupt_unanswered)
         self._chooser.sig_kernel_chosen.connect(self._on_kernel_chosen)
         self._chooser.confirm_switch = self._confirm_switch
@@ -175,7 +176,12 @@ class ConsoleDock(QDockWidget):
         self.message_label.setStyleSheet(f"color: {css(Role.ERROR)};")
         self.message_restart = QPushButton(self.tr("Restart kernel"), self.message)
         self.message_restart.clicked.connect(self.session.restart)
+        # a remote kernel's lost SSH link (not a crash): forward again, state kept
+        self.message_reconnect = QPushButton(self.tr("Reconnect"), self.message)
+        self.message_reconnect.clicked.connect(self.session.reconnect)
+        self.message_reconnect.hide()
         row.addWidget(self.message_label, 1)
+        row.addWidget(self.message_reconnect, 0, Qt.AlignTop)
         row.addWidget(self.message_restart, 0, Qt.AlignTop)
         self.message.hide()
         layout.addWidget(self.message)
@@ -341,6 +347,13 @@ class ConsoleDock(QDockWidget):
                                    "kept.").format(short), details=text)
         self._append_notice(text)
 
+    def _on_connection_lost(self, explanation: str, kernel_survived: bool) -> None:
+        """After ``_on_died``: the notice says the link broke and offers Reconnect (the
+        kernel kept) or a new remote kernel."""
+        self._show_message(explanation)
+        self.message_reconnect.show()
+        self.message_restart.setVisible(kernel_survived)  # else Reconnect starts a new one
+
     def _on_interrupt_unanswered(self) -> None:
         self._show_message(self.tr("The kernel is still busy after the interrupt (code in "
                                    "native loops may not stop). Restart it? Variables will be "
@@ -371,6 +384,8 @@ class ConsoleDock(QDockWidget):
         Restart buttons side by side asked which one to press)."""
         self.message_label.setText(text)
         self.message_label.setToolTip(details)
+        self.message_reconnect.hide()
+        self.message_restart.show()
         self.message.show()
         self.restart_button.hide()
 

@@ -1,5 +1,6 @@
-"""Which kernel the console uses: the app's Python, an installed kernelspec, or an
-existing kernel (connection file, e.g. a remote GPU box). Remembered in QSettings.
+"""Which kernel the console uses: the app's Python, an installed kernelspec, a GPU box over
+SSH (remembered hosts with their last-seen GPU; remote_dialog.py), or an existing kernel
+(connection file). Remembered in QSettings.
 
 A change of kernel discards the running one, so the chooser changes only when the learner
 opens it and picks: a QComboBox would otherwise switch on a mouse wheel passing over it or
@@ -16,14 +17,16 @@ from PySide6.QtCore import QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
 
-from question_db import kernels
+from question_db import kernels, remote_kernels
 from question_db.kernels import CONNECT_PREFIX, KernelChoice
 
 from ..config import Keys  # read at launch too, before Qt widgets
+from .remote_dialog import RemoteKernelDialog, remembered_hosts
 
 SETTINGS_KEY = Keys.KERNEL
 LABEL_KEY = "console/kernel_label"
 _CONNECT_ITEM = "__connect__"
+_REMOTE_ITEM = "__remote__"
 # Keys that open the list (QComboBox's own, plus Enter); every other key is left to the
 # parent: navigation keys reach the page instead of changing the kernel.
 _OPEN_KEYS = {Qt.Key.Key_Space, Qt.Key.Key_F4, Qt.Key.Key_Return, Qt.Key.Key_Enter}
@@ -85,7 +88,20 @@ class KernelChooser(QComboBox):
                 return choice
         if key.startswith(CONNECT_PREFIX) and Path(key[len(CONNECT_PREFIX):]).is_file():
             return _connect_choice(key[len(CONNECT_PREFIX):])
+        for choice in self.remote_choices():
+            if choice.key == key:
+                return choice
         return self._choices[0]
+
+    def remote_choices(self) -> list[KernelChoice]:
+        """The remembered GPU boxes (Kernel ▸ Remote GPU over SSH…), with their last-seen
+        GPU."""
+        choices = []
+        for record in remembered_hosts(self._settings):
+            gpu = record.last_gpu or self.tr("no GPU seen")
+            label = self.tr("{0} over SSH — {1}").format(record.target.label, gpu)
+            choices.append(KernelChoice(record.target.to_key(), label))
+        return choices
 
     def shown_label(self, choice: KernelChoice) -> str:
         """The choice as the learner reads it: the app's own kernel in the UI's language
@@ -102,10 +118,12 @@ class KernelChooser(QComboBox):
         self.blockSignals(True)
         self.clear()
         choices = list(self._choices)
-        if self._current not in choices:  # a connection file, or not loaded yet
-            choices.append(self._current)
-        for choice in choices:
+        remote = [c for c in self.remote_choices() if c.key not in {x.key for x in choices}]
+        if self._current.key not in {c.key for c in choices + remote}:  # a connection file,
+            choices.append(self._current)                                # or not loaded yet
+        for choice in choices + remote:
             self.addItem(self.shown_label(choice), choice.key)
+        self.addItem(self.tr("Remote GPU over SSH…"), _REMOTE_ITEM)
         self.addItem(self.tr("Connect to existing kernel…"), _CONNECT_ITEM)
         self.setCurrentIndex(max(0, self.findData(self._current.key)))
         self.blockSignals(False)
@@ -118,8 +136,14 @@ class KernelChooser(QComboBox):
                 self._fill()  # back to what was selected
                 return
             choice = _connect_choice(path)
+        elif key == _REMOTE_ITEM:
+            choice = self.ask_remote()
+            if choice is None:
+                self._fill()
+                return
         else:
-            choice = next(c for c in self._choices + [self._current] if c.key == key)
+            choice = next(c for c in self._choices + self.remote_choices() + [self._current]
+                          if c.key == key)
         if choice != self._current and self.confirm_switch is not None \
                 and not self.confirm_switch(choice):
             self._fill()  # the learner kept the current kernel
@@ -135,6 +159,23 @@ class KernelChooser(QComboBox):
         self._settings.setValue(LABEL_KEY, choice.label)
         self._fill()
         self.sig_kernel_chosen.emit(choice)
+
+    def ask_remote(self) -> KernelChoice | None:
+        """Kernel ▸ Remote GPU over SSH…: the dialog (it tests the connection and remembers
+        the host); None if cancelled."""
+        initial = None
+        if self._current.key.startswith(remote_kernels.SSH_PREFIX):
+            initial = remote_kernels.SshTarget.from_key(self._current.key)
+        dialog = RemoteKernelDialog(self._settings, self, initial)
+        try:
+            if dialog.exec() != RemoteKernelDialog.DialogCode.Accepted:
+                return None
+            key = dialog.target().to_key()
+        finally:
+            dialog.wait_for_probe(5)
+            dialog.deleteLater()
+        return next((c for c in self.remote_choices() if c.key == key),
+                    KernelChoice(key, dialog.target().label))
 
     def ask_connection_file(self) -> str:
         """File dialog for a kernel connection file (``kernel-*.json``); '' if cancelled."""

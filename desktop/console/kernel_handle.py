@@ -1,6 +1,7 @@
 """One kernel the console uses, and one constructor per kind of kernel (as Spyder's
 ``KernelHandler`` factories): the app's own kernelspec (this Python, possibly the process
-spawned at launch), an installed kernelspec, or an existing kernel's connection file.
+spawned at launch), an installed kernelspec, a kernel on a GPU box over SSH, or an existing
+kernel's connection file.
 
 qtconsole is imported only when a kernel is made (it costs ~0.3 s; the window is up by then).
 """
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from question_db import kernels
+from question_db import kernels, remote_kernels
 from question_db.kernels import KernelChoice
 
 from .prelaunch import Prelaunched, early_provisioner
@@ -38,8 +39,11 @@ class KernelHandle:
     def kill(self) -> None:
         """Kill the kernel and everything it started now: the reaper first (it also kills
         what left the process group), then the group."""
-        kernels.stop_reaper(getattr(getattr(self.manager, "provisioner", None), "process",
-                                    None))
+        provisioner = getattr(self.manager, "provisioner", None)
+        if hasattr(provisioner, "kill_now"):  # a remote kernel: its supervisor kills it
+            provisioner.kill_now()
+            return
+        kernels.stop_reaper(getattr(provisioner, "process", None))
         kernels.kill_process_group(self.pgid)
 
 
@@ -84,9 +88,21 @@ def existing_kernel(connection_file: str) -> KernelHandle:
     return KernelHandle(kernels.connect_client(connection_file, QtKernelClient))
 
 
+def remote_kernel(target: remote_kernels.SshTarget) -> KernelHandle:
+    """A kernel on a GPU box over SSH (question_db/remote_kernels.py): ours to interrupt,
+    restart and shut down like a local one; its log is its stderr, streamed over ssh."""
+    from qtconsole.manager import QtKernelManager
+
+    km, log_path = remote_kernels.start_remote_kernel(target, QtKernelManager,
+                                                      autorestart=False)
+    return KernelHandle(km.client(), km, log_path)
+
+
 def make_kernel(choice: KernelChoice, prelaunched: Prelaunched | None = None) -> KernelHandle:
     """The constructor for ``choice``'s kind; ``prelaunched`` is used only by the app's own
     kernel (callers discard it for any other choice)."""
+    if choice.key.startswith(remote_kernels.SSH_PREFIX):
+        return remote_kernel(remote_kernels.SshTarget.from_key(choice.key))
     if choice.connection_file:
         return existing_kernel(choice.connection_file)
     if choice.key == kernels.APP_KERNEL:

@@ -118,6 +118,10 @@ class KernelSession(QObject):
     sig_died = Signal(str)
     """The kernel died on its own; carries an explanation (how it ended, last stderr lines)."""
 
+    sig_connection_lost = Signal(str, bool)
+    """A remote kernel's SSH link broke (not a crash); carries the explanation and whether
+    the kernel still runs there (then ``reconnect`` keeps its state). State: DEAD."""
+
     sig_interrupt_unanswered = Signal()
     """An interrupt was sent but the kernel is still busy a few seconds later: offer restart."""
 
@@ -499,11 +503,48 @@ class KernelSession(QObject):
         km = self.manager
         if km is None or self._state in (DEAD, DISCONNECTED, RESTARTING):
             return
+        provisioner = km.provisioner
+        if getattr(provisioner, "connection_lost", False):  # remote: the link, not a crash
+            self._lose_connection(provisioner)
+            return
         if km.is_alive():
             return
-        process = getattr(km.provisioner, "process", None)
-        returncode = process.returncode if process is not None else None
+        if hasattr(provisioner, "target"):  # remote: the supervisor said how it ended
+            returncode = provisioner.returncode
+        else:
+            process = getattr(provisioner, "process", None)
+            returncode = process.returncode if process is not None else None
         self._die(death_explanation(returncode, log_excerpt(self.log_path)))
+
+    def _lose_connection(self, provisioner) -> None:
+        survived = provisioner.kernel_survived
+        if survived:
+            text = self.tr("The connection to {0} was lost; the kernel still runs there. "
+                           "Reconnect?").format(provisioner.target.label)
+        else:
+            text = self.tr("The connection to {0} was lost and the remote kernel stopped "
+                           "with it. Reconnect to start a new one?").format(
+                provisioner.target.label)
+        self._die(text)
+        self.sig_connection_lost.emit(text, survived)
+
+    def reconnect(self) -> None:
+        """After ``sig_connection_lost``: forward the channels again to the kernel that
+        still runs (its variables kept), else restart it."""
+        provisioner = getattr(self.manager, "provisioner", None)
+        if self._state != DEAD or not hasattr(provisioner, "reopen_tunnel"):
+            self.restart()
+            return
+        try:
+            reopened = provisioner.reopen_tunnel()  # ~0.2 s over a LAN: ssh's own login
+        except Exception as exc:
+            self._die(self.tr("Could not reconnect: {0}").format(_describe(exc)))
+            return
+        if not reopened:
+            self.restart()
+            return
+        self._begin(RESTARTING)  # the console gets a fresh prompt once it answers
+        self._after_launch()
 
     def _on_heartbeat_failed(self, since_last_heartbeat: float) -> None:
         # An own kernel is judged by its process (a busy kernel can miss beats on a

@@ -2301,6 +2301,11 @@ Restart the kernel to go on; your editor code is kept.</source>
         <source>another kernel was chosen</source>
         <translation>已选择另一个内核</translation>
     </message>
+    <message>
+        <location filename="../../desktop/console/console_dock.py" line="180"/>
+        <source>Reconnect</source>
+        <translation>重新连接</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleWiring</name>
@@ -2878,6 +2883,21 @@ Restart the kernel to go on; your editor code is kept.</source>
         <source>{0} (connected)</source>
         <translation>{0}（已连接）</translation>
     </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="101"/>
+        <source>no GPU seen</source>
+        <translation>未见 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="102"/>
+        <source>{0} over SSH — {1}</source>
+        <translation>{0}（SSH）— {1}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_chooser.py" line="126"/>
+        <source>Remote GPU over SSH…</source>
+        <translation>通过 SSH 使用远程 GPU…</translation>
+    </message>
 </context>
 <context>
     <name>KernelSession</name>
@@ -2941,6 +2961,21 @@ Restart the kernel to go on; your editor code is kept.</source>
         <location filename="../../desktop/console/kernel_session.py" line="518"/>
         <source>The kernel did not become ready within {0} s.</source>
         <translation>内核未能在 {0} 秒内就绪。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="522"/>
+        <source>The connection to {0} was lost; the kernel still runs there. Reconnect?</source>
+        <translation>与 {0} 的连接已断开；内核仍在那里运行。要重新连接吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="525"/>
+        <source>The connection to {0} was lost and the remote kernel stopped with it. Reconnect to start a new one?</source>
+        <translation>与 {0} 的连接已断开，远程内核也随之停止。要重新连接并启动一个新内核吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/kernel_session.py" line="541"/>
+        <source>Could not reconnect: {0}</source>
+        <translation>无法重新连接：{0}</translation>
     </message>
 </context>
 <context>
@@ -4067,6 +4102,164 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <location filename="../../desktop/views/wrong_book.py" line="269"/>
         <source>Question %1 marked mastered.</source>
         <translation>第 %1 题已标记为已掌握。</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteKernelDialog</name>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="46"/>
+        <source>Remote GPU over SSH</source>
+        <translation>通过 SSH 使用远程 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="48"/>
+        <source>gpu-box (an ~/.ssh/config alias) or lab.example.org</source>
+        <translation>gpu-box（~/.ssh/config 中的别名）或 lab.example.org</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="50"/>
+        <source>from your SSH config</source>
+        <translation>取自你的 SSH 配置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="53"/>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="55"/>
+        <source>SSH agent / config</source>
+        <translation>SSH agent / 配置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="56"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="63"/>
+        <source>The remote Python with ipykernel (a venv or conda env: e.g. ~/miniconda3/envs/torch/bin/python)</source>
+        <translation>装有 ipykernel 的远程 Python（venv 或 conda 环境，例如 ~/miniconda3/envs/torch/bin/python）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="66"/>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="67"/>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="68"/>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="69"/>
+        <source>Identity file:</source>
+        <translation>身份密钥文件：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="70"/>
+        <source>Remote Python:</source>
+        <translation>远程 Python：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="71"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="73"/>
+        <source>Keys come from your SSH agent or config; examdesk stores no password or key. Only the code you run is sent.</source>
+        <translation>密钥来自你的 SSH agent 或配置；examdesk 不保存任何密码或密钥。只有你运行的代码会被发送。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="77"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="116"/>
+        <source>SSH identity file</source>
+        <translation>SSH 身份密钥文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="134"/>
+        <source>Connecting to {0}…</source>
+        <translation>正在连接 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="168"/>
+        <source>Not connected: the host key was not trusted.</source>
+        <translation>未连接：未信任该主机密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="172"/>
+        <source>Refused: the host&apos;s key has CHANGED since you last connected. This may be an attack; if the server was reinstalled, fix ~/.ssh/known_hosts yourself.
+{0}</source>
+        <translation>已拒绝：自你上次连接以来，该主机的密钥已经改变。这可能是攻击；如果服务器是重装过的，请自行修正 ~/.ssh/known_hosts。
+{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="179"/>
+        <source>Could not connect: {0}</source>
+        <translation>无法连接：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="186"/>
+        <source>ipykernel is missing there: pip install ipykernel in that environment.</source>
+        <translation>那里缺少 ipykernel：请在该环境中 pip install ipykernel。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="197"/>
+        <source>Python {0} ({1}), answered in {2:.1f} s</source>
+        <translation>Python {0}（{1}），{2:.1f} 秒内应答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="200"/>
+        <source>torch: not installed</source>
+        <translation>torch：未安装</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="202"/>
+        <source>torch {0}</source>
+        <translation>torch {0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="205"/>
+        <source>cuda:{0} {1}: {2:.1f} of {3:.1f} GiB free</source>
+        <translation>cuda:{0} {1}：{3:.1f} GiB 中空闲 {2:.1f} GiB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="208"/>
+        <source>No CUDA device</source>
+        <translation>没有 CUDA 设备</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="213"/>
+        <source>(the host sent no key)</source>
+        <translation>（该主机未发送密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="217"/>
+        <source>Unknown host</source>
+        <translation>未知主机</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/remote_dialog.py" line="218"/>
+        <source>examdesk has never connected to {0}. Its key fingerprints are:
+
+{1}
+
+Compare them with what the server&apos;s owner gives you (ssh-keygen -l -f /etc/ssh/ssh_host_ed25519_key.pub on the server). Trust this host?</source>
+        <translation>examdesk 从未连接过 {0}。它的密钥指纹是：
+
+{1}
+
+请与服务器管理员给你的指纹比对（在服务器上运行 ssh-keygen -l -f /etc/ssh/ssh_host_ed25519_key.pub）。信任该主机吗？</translation>
     </message>
 </context>
 </TS>
