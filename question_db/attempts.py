@@ -53,8 +53,9 @@ class CheckAttempt:
 
 
 def required_passed(checks: Iterable[dict]) -> tuple[int, int]:
-    """(required checks passed, required checks run)."""
-    required = [c for c in checks if c.get("required", True)]
+    """(required checks passed, required checks run); a check marked ``not_judged`` (this
+    environment could not run the code, e.g. a Triton without block pointers) is neither."""
+    required = [c for c in checks if c.get("required", True) and not c.get("not_judged")]
     return sum(1 for c in required if c.get("passed")), len(required)
 
 

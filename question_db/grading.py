@@ -169,11 +169,14 @@ def _grade_subjective(q: Question, response: TextResponse) -> Grade:
 
 
 def check_share(checks: tuple[dict, ...] | list[dict] | None) -> float | None:
-    """Share of required checks passed; None when the code has not been checked."""
+    """Share of required checks passed; None when the code has not been checked, or a
+    required check could not judge it here (``not_judged``)."""
     if not checks:
         return None
     required = [c for c in checks if c.get("required", True)]
-    if not required:
+    if not required or any(c.get("not_judged") for c in required):
+        # A required check this environment could not judge (a Triton without block
+        # pointers) leaves the answer pending: neither right nor wrong.
         return None
     return sum(1 for c in required if c.get("passed")) / len(required)
 

@@ -345,3 +345,71 @@ def test_int4_packing_checks_the_stated_shape():
     assert failed == {"int4_packing"}, failed
     assert "expected (out, in/2)" in results["int4_packing"]["message"]
     assert "two rows per byte" in results["int4_packing"]["message"]
+
+
+BLOCK_PTR_RUNNER = """
+import json, os, sys
+os.environ["TRITON_INTERPRET"] = "1"  # before anything imports triton
+from pathlib import Path
+from question_db.checks.inprocess import run_suite_inprocess
+print(json.dumps(run_suite_inprocess(Path(sys.argv[1]), Path(sys.argv[2]).read_text("utf-8"))))
+"""
+
+
+def test_block_pointer_kernel_is_reported_not_judged_naming_the_cause():
+    """Issue 29: a CS336-style RMSNorm with tl.make_block_ptr failed every check with a raw
+    "InterpreterError: NotImplementedError(...)" on triton 3.9, as if it were wrong. Block
+    pointers are gone from that Triton (interpreted and compiled): each check says so, names
+    the supported range, is marked not judged, and the answer is pending, not 0 points."""
+    triton = pytest.importorskip("triton", reason="the Triton drills need triton")
+    q = DRILLS.question(11)
+    path = q.code.reference.parent / "q11_not_judged_block_ptr.py"
+    assert path not in alternatives(q) and path not in q.code.wrong
+    proc = subprocess.run([sys.executable, "-W", "ignore", "-c", BLOCK_PTR_RUNNER,
+                           str(q.code.check), str(path)], capture_output=True, text=True,
+                          timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    judged = [r for r in results if r["name"] != "triton_ready"]
+    assert judged and all(r.get("not_judged") and not r["passed"] for r in judged), results
+    if hasattr(triton.language, "make_block_ptr") and triton.__version__.startswith("3.9"):
+        message = judged[0]["message"]
+        assert message.startswith(f"Not judged: triton {triton.__version__} has no block "
+                                  "pointers"), message
+        assert "Supported: triton >= 3.0 (checked with 3.9.0)" in message, message
+        assert "base + offsets with a mask" in message, message
+    from question_db.grading import check_share
+    assert check_share(results) is None
+    assert check_share([{**r, "not_judged": False} for r in results]) == 1 / len(results)
+
+
+def test_block_pointer_missing_from_an_interpreter_only_is_named_too():
+    """An older Triton whose interpreter lacks block pointers (compiled kernels have them)
+    fails inside make_block_ptr with another error: named as the interpreter's limit."""
+    import os
+
+    from question_db.checks.inprocess import harness_module
+
+    harness = harness_module()
+    namespace: dict = {"__file__": "/site-packages/triton/language/core.py"}
+    exec(compile("def make_block_ptr():\n    raise AttributeError('no create_make_block_ptr')\n",
+                 "/site-packages/triton/language/core.py", "exec"), namespace)
+    try:
+        try:
+            namespace["make_block_ptr"]()
+        except AttributeError as inner:
+            raise RuntimeError("interpreter failed") from inner
+    except RuntimeError as exc:
+        caught = exc
+    old = os.environ.get("TRITON_INTERPRET")
+    os.environ["TRITON_INTERPRET"] = "1"
+    try:
+        message = harness.triton_unsupported(caught)
+    finally:
+        if old is None:
+            del os.environ["TRITON_INTERPRET"]
+        else:
+            os.environ["TRITON_INTERPRET"] = old
+    assert message and "not available in triton" in message and "CPU interpreter" in message
+    assert "they run compiled on CUDA" in message and ">= 3.0" in message, message
+    assert harness.triton_unsupported(ValueError("shape mismatch")) is None

@@ -422,3 +422,26 @@ def test_choosing_another_language_offers_a_restart_that_keeps_everything(launch
         QApplication.instance().setProperty(RESTART_PROPERTY, False)
     assert relaunch_args(["--lang", "en", "--data-dir", "/d", "--lang=zh_CN", "-x"]) == [
         "--data-dir", "/d", "-x"]
+
+
+def test_a_check_not_judged_here_reads_as_neither_pass_nor_fail(qtbot):
+    """Issue 29: a Triton without block pointers cannot run the kernel; the rows say "?"
+    and the summary counts them apart from failures, so the learner is not told it is wrong."""
+    from desktop.views.check_results import CheckResultsView
+
+    view = CheckResultsView()
+    qtbot.addWidget(view)
+    message = "Not judged: triton 3.9.0 has no block pointers"
+    view.show_results([
+        {"name": "ready", "passed": True, "required": True, "message": "ok"},
+        {"name": "values", "passed": False, "required": True, "not_judged": True,
+         "message": message},
+        {"name": "strides", "passed": False, "required": True, "message": "2 elements differ"}])
+    marks = {view.table.topLevelItem(i).text(1): view.table.topLevelItem(i).text(0)
+             for i in range(view.table.topLevelItemCount())}
+    assert marks == {"ready": "✓", "values": "?", "strides": "✗"}, marks
+    summary = view.summary.text()
+    assert "1 of 2 required checks passed" in summary, summary
+    assert "1 check(s) not judged here" in summary, summary
+    # the failure the learner can act on comes first, the not-judged row after it
+    assert view.table.topLevelItem(0).text(1) == "strides"

@@ -97,6 +97,7 @@ class CheckPanel(QWidget):
         item = QTreeWidgetItem(self.table)
         passed, required = bool(result.get("passed")), result.get("required", True)
         mark, role = ((self.tr("pass"), Role.OK) if passed else
+                      (self.tr("not judged"), Role.WARNING) if result.get("not_judged") else
                       (self.tr("FAIL"), Role.ERROR) if required else
                       (self.tr("warn"), Role.WARNING))
         colour = theme().color(role)
@@ -136,7 +137,9 @@ class CheckPanel(QWidget):
         if report.get("error"):
             text = self.tr("{0}: no verdict — {1}").format(question_id, report["error"])
         else:
-            verdict = self.tr("PASSED") if report.get("passed") else self.tr("FAILED")
+            verdict = (self.tr("PASSED") if report.get("passed") else
+                       self.tr("NOT JUDGED") if any(c.get("not_judged") for c in checks) else
+                       self.tr("FAILED"))
             text = self.tr("{0}: {1}/{2} checks passed in {3:.1f} s — {4}").format(
                 question_id, n_pass, len(checks), float(report.get("seconds", 0)), verdict)
         self.summary.setText(text)

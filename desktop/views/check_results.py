@@ -39,6 +39,8 @@ def format_detail(value, key: str = "") -> str:
 def mark_of(check: dict) -> str:
     if check.get("passed"):
         return "✓"
+    if check.get("not_judged"):  # this environment could not run it: neither pass nor fail
+        return "?"
     return "✗" if check.get("required", True) else "!"
 
 
@@ -46,7 +48,7 @@ def failure_rank(check: dict) -> int:
     """0 failed required, 1 failed optional, 2 passed (the order rows are shown in)."""
     if check.get("passed"):
         return 2
-    return 0 if check.get("required", True) else 1
+    return 0 if check.get("required", True) and not check.get("not_judged") else 1
 
 
 def results_summary(checks: list[dict]) -> str:
@@ -58,6 +60,9 @@ def results_summary(checks: list[dict]) -> str:
                           and not c.get("passed"))
     if optional_failed:
         text += " · " + tr("%1 optional check(s) failed").replace("%1", str(optional_failed))
+    not_judged = sum(1 for c in checks if c.get("not_judged"))
+    if not_judged:
+        text += " · " + tr("%1 check(s) not judged here").replace("%1", str(not_judged))
     return text
 
 

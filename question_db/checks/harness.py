@@ -20,7 +20,8 @@ import types
 
 __all__ = ["MAX_MESSAGE", "CheckFailed", "Check", "SUITES", "LAST", "check", "Context",
            "cast_floating_", "tensor_mismatch", "assert_close", "load_suite", "run_check",
-           "environment", "is_finite_number", "TritonLaunches", "triton_bf16_problem"]
+           "environment", "is_finite_number", "TritonLaunches", "triton_bf16_problem",
+           "TRITON_SUPPORTED", "TRITON_CHECKED", "triton_unsupported"]
 
 MAX_MESSAGE = 500
 
@@ -220,8 +221,14 @@ def run_check(suite_id: str, name: str, device: str, source: str = "",
         result.update(passed=False, message=exc.message, details={**ctx.details, **exc.details})
     except Exception as exc:  # the learner's code raised: that is a failed property too
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-        result.update(passed=False, message=f"{type(exc).__name__}: {exc}",
-                      details={**ctx.details, "traceback": "".join(tb[-4:])})
+        unsupported = triton_unsupported(exc)
+        if unsupported:  # this Triton cannot run the kernel: nothing about it was judged
+            result.update(passed=False, not_judged=True, message=unsupported,
+                          details={**ctx.details, "not_judged": True,
+                                   "traceback": "".join(tb[-4:])})
+        else:
+            result.update(passed=False, message=f"{type(exc).__name__}: {exc}",
+                          details={**ctx.details, "traceback": "".join(tb[-4:])})
     recognised = ctx.recognised or result["details"].pop("recognised", "")
     if recognised:
         result["recognised"] = str(recognised)[:MAX_MESSAGE]
@@ -363,3 +370,52 @@ def triton_bf16_problem() -> str | None:
                        f"({type(exc).__name__}: {exc})")
     _BF16_PROBE.append(problem)
     return problem
+
+
+# The Triton drills' supported range: pyproject's `triton` extra allows >= 3.0; the checks are
+# measured with 3.9.0 (tests/constraints.txt). Stated in the Triton drills' stems too.
+TRITON_SUPPORTED = ">= 3.0"
+TRITON_CHECKED = "3.9.0"
+
+
+def triton_unsupported(exc: BaseException) -> str | None:
+    """Why this Triton cannot run the learner's kernel at all, or None (then it is judged).
+
+    Block pointers (``tl.make_block_ptr``, ``tl.advance``): triton 3.9.0 raises
+    NotImplementedError("Block pointers have been removed in favor of the tensor descriptor
+    API") for them, in its CPU interpreter and when compiling alike (triton-lang/triton PR
+    #6847); an interpreter that lacks them while compiled kernels have them fails inside
+    ``make_block_ptr`` too. Either way the kernel's values say nothing about the learner's
+    code: the result says so and is marked not judged, not wrong.
+    """
+    import os
+
+    seen, chain = set(), []
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    removed = any("block pointers have been removed" in str(e).lower() for e in chain)
+    in_block_ptr = removed or any(
+        frame.name in ("make_block_ptr", "advance") and "triton" in frame.filename
+        for e in chain for frame in traceback.extract_tb(e.__traceback__))
+    if not in_block_ptr:
+        return None
+    triton = sys.modules.get("triton")
+    version = getattr(triton, "__version__", "?")
+    interpreted = os.environ.get("TRITON_INTERPRET") == "1"
+    if removed:
+        return (f"Not judged: triton {version} has no block pointers (tl.make_block_ptr raises "
+                f"\"Block pointers have been removed in favor of the tensor descriptor API\", "
+                f"on CPU and CUDA alike). Supported: triton {TRITON_SUPPORTED} (checked with "
+                f"{TRITON_CHECKED}) for kernels with pointer arithmetic: rewrite loads and "
+                f"stores as base + offsets with a mask to check here, or run it on a GPU with a "
+                f"Triton that still has block pointers")
+    advice = (f"Supported: triton {TRITON_SUPPORTED} (checked with {TRITON_CHECKED}) for "
+              f"kernels with pointer arithmetic: rewrite loads and stores as base + offsets "
+              f"with a mask to check here, or run it on a GPU")
+    if interpreted:
+        return (f"Not judged: block pointers (tl.make_block_ptr) are not available in triton "
+                f"{version}'s CPU interpreter; they run compiled on CUDA. {advice}")
+    return (f"Not judged: block pointers (tl.make_block_ptr) are not available in this "
+            f"triton {version}. {advice}")

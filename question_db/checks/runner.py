@@ -55,6 +55,12 @@ class CheckReport:
         return bool(required) and all(c["passed"] for c in required)
 
     @property
+    def not_judged(self) -> bool:
+        """A required check could not run the code here (e.g. a Triton without block
+        pointers): the run is no verdict, not a failure."""
+        return any(c.get("not_judged") for c in self.checks if c.get("required", True))
+
+    @property
     def recognised(self) -> list[str]:
         """What the checks recognised in the learner's design (layouts, conventions), once each."""
         return list(dict.fromkeys(c["recognised"] for c in self.checks if c.get("recognised")))
@@ -331,12 +337,13 @@ def format_report(report: CheckReport) -> str:
     lines = [f"{report.question} on {report.device} — torch {env.get('torch')}, "
              f"flash_attn: {env.get('flash_attn')}"]
     for c in report.checks:
-        mark = "PASS" if c["passed"] else ("FAIL" if c.get("required", True) else "warn")
+        mark = ("PASS" if c["passed"] else "N/J " if c.get("not_judged") else
+                "FAIL" if c.get("required", True) else "warn")
         lines.append(f"  {mark}  {c['name']:<26} {c.get('seconds', 0):7.2f}s  {c['message']}")
     lines.extend(f"  recognised: {text}" for text in report.recognised)
     n_pass = sum(1 for c in report.checks if c["passed"])
     lines.append(f"{n_pass}/{len(report.checks)} checks passed in {report.seconds:.1f} s: "
-                 f"{'PASSED' if report.passed else 'FAILED'}")
+                 f"{'PASSED' if report.passed else 'NOT JUDGED' if report.not_judged else 'FAILED'}")
     return "\n".join(lines)
 
 

@@ -78,8 +78,8 @@
         <translation>待自评</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="42"/>
-        <location filename="../../desktop/views/problem_text.py" line="86"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="93"/>
         <location filename="../../desktop/views/question_view.py" line="68"/>
         <location filename="../../desktop/views/question_view.py" line="297"/>
         <location filename="../../desktop/views/report.py" line="277"/>
@@ -104,8 +104,8 @@
         <translation>你的答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="42"/>
-        <location filename="../../desktop/views/problem_text.py" line="86"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="93"/>
         <location filename="../../desktop/views/question_view.py" line="127"/>
         <location filename="../../desktop/views/question_view.py" line="152"/>
         <source>key</source>
@@ -412,17 +412,17 @@
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="70"/>
+        <location filename="../../desktop/views/import_screen.py" line="71"/>
         <source>Reading %1%2…</source>
         <translation>正在读取 %1%2…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="95"/>
+        <location filename="../../desktop/views/import_screen.py" line="96"/>
         <source>%1 s; Cancel stops it and writes nothing.</source>
         <translation>已用 %1 秒；取消会立即停止，不写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/import_screen.py" line="125"/>
+        <location filename="../../desktop/views/import_screen.py" line="126"/>
         <location filename="../../desktop/views/report.py" line="172"/>
         <location filename="../../desktop/views/review_session.py" line="59"/>
         <source>Library</source>
@@ -430,7 +430,7 @@
     </message>
     <message>
         <location filename="../../desktop/views/import_screen.py" line="63"/>
-        <location filename="../../desktop/views/import_screen.py" line="128"/>
+        <location filename="../../desktop/views/import_screen.py" line="129"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
@@ -607,59 +607,64 @@
         <translation>判定</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="54"/>
+        <location filename="../../desktop/views/check_results.py" line="57"/>
         <source>%1 of %2 required checks passed</source>
         <translation>通过 %1/%2 项必需检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="59"/>
+        <location filename="../../desktop/views/check_results.py" line="62"/>
         <source>%1 optional check(s) failed</source>
         <translation>%1 项可选检查未通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="71"/>
-        <location filename="../../desktop/views/check_results.py" line="156"/>
+        <location filename="../../desktop/views/check_results.py" line="65"/>
+        <source>%1 check(s) not judged here</source>
+        <translation>%1 项检查在此环境中未评判</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/check_results.py" line="77"/>
+        <location filename="../../desktop/views/check_results.py" line="174"/>
         <source>No check run yet: Check runs your code, then the question&apos;s checks.</source>
         <translation>尚未检查：点击“检查”会先运行你的代码，再运行本题的检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="82"/>
+        <location filename="../../desktop/views/check_results.py" line="88"/>
         <location filename="../../desktop/views/report.py" line="212"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="82"/>
+        <location filename="../../desktop/views/check_results.py" line="88"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="82"/>
+        <location filename="../../desktop/views/check_results.py" line="88"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="161"/>
+        <location filename="../../desktop/views/check_results.py" line="179"/>
         <source>Checking: running your code in the console, then the checks…</source>
         <translation>正在检查：先在控制台运行你的代码，再运行检查…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="167"/>
+        <location filename="../../desktop/views/check_results.py" line="185"/>
         <source>Not checked: %1</source>
         <translation>未检查：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="176"/>
+        <location filename="../../desktop/views/check_results.py" line="195"/>
         <source>All %1 failed checks stopped at the same error: %2</source>
         <translation>未通过的 %1 项检查都停在同一个错误上：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="180"/>
+        <location filename="../../desktop/views/check_results.py" line="199"/>
         <source>That is the starter&apos;s placeholder: replace every &lt;code&gt;raise NotImplementedError&lt;/code&gt; with your code, then check again.</source>
         <translation>这是初始代码里的占位语句：把每一处 &lt;code&gt;raise NotImplementedError&lt;/code&gt; 换成你的代码，然后重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/check_results.py" line="190"/>
+        <location filename="../../desktop/views/check_results.py" line="209"/>
         <source>traceback (the same for each)</source>
         <translation>错误回溯（各项相同）</translation>
     </message>
@@ -824,17 +829,17 @@
         <translation>下次复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="64"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="65"/>
         <source>Your pick, and it is in the key</source>
         <translation>你选了此项，它是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="66"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="67"/>
         <source>Your pick, but it is not in the key</source>
         <translation>你选了此项，但它不是正确选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="68"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="69"/>
         <source>In the key, but you did not pick it (missed)</source>
         <translation>正确选项，但你没有选（漏选）</translation>
     </message>
@@ -894,82 +899,82 @@
         <translation>编辑器中的代码与此完全相同。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="25"/>
+        <location filename="../../desktop/views/bank_files.py" line="26"/>
         <source>Anki deck (.apkg)</source>
         <translation>Anki 牌组（.apkg）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="25"/>
+        <location filename="../../desktop/views/bank_files.py" line="26"/>
         <source>Moodle XML (.xml)</source>
         <translation>Moodle XML（.xml）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="26"/>
+        <location filename="../../desktop/views/bank_files.py" line="27"/>
         <source>GIFT (.gift.txt)</source>
         <translation>GIFT（.gift.txt）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="26"/>
+        <location filename="../../desktop/views/bank_files.py" line="27"/>
         <source>examdesk JSON (.json)</source>
         <translation>examdesk JSON（.json）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="36"/>
-        <location filename="../../desktop/views/bank_files.py" line="108"/>
-        <location filename="../../desktop/views/bank_files.py" line="113"/>
+        <location filename="../../desktop/views/bank_files.py" line="37"/>
+        <location filename="../../desktop/views/bank_files.py" line="109"/>
+        <location filename="../../desktop/views/bank_files.py" line="114"/>
         <source>Export questions</source>
         <translation>导出题目</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="43"/>
+        <location filename="../../desktop/views/bank_files.py" line="44"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="45"/>
+        <location filename="../../desktop/views/bank_files.py" line="46"/>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="161"/>
         <location filename="../../desktop/views/practice_set_dialog.py" line="121"/>
         <source>Papers</source>
         <translation>试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="56"/>
+        <location filename="../../desktop/views/bank_files.py" line="57"/>
         <source>Anki keeps your reviews: exporting again updates the same notes instead of adding copies.</source>
         <translation>Anki 会保留你的复习记录：再次导出会更新原有笔记，而不会重复添加。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="60"/>
+        <location filename="../../desktop/views/bank_files.py" line="61"/>
         <source>Include my notes (the cards&apos; Note field)</source>
         <translation>包括我的笔记（写入卡片的 Note 字段）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="68"/>
+        <location filename="../../desktop/views/bank_files.py" line="69"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="108"/>
+        <location filename="../../desktop/views/bank_files.py" line="109"/>
         <location filename="../../desktop/views/mock_exam_dialog.py" line="214"/>
         <source>Choose at least one paper.</source>
         <translation>请至少选择一份试卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="123"/>
+        <location filename="../../desktop/views/bank_files.py" line="124"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="128"/>
+        <location filename="../../desktop/views/bank_files.py" line="129"/>
         <source>%1 question(s) written to %2.</source>
         <translation>已将 %1 道题写入 %2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="131"/>
+        <location filename="../../desktop/views/bank_files.py" line="132"/>
         <source>%1 thing(s) this format cannot carry were left out or changed; see the details.</source>
         <translation>有 %1 处内容是此格式无法保存的，已省略或改写；请查看详细信息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/bank_files.py" line="134"/>
+        <location filename="../../desktop/views/bank_files.py" line="135"/>
         <source>Questions exported</source>
         <translation>题目已导出</translation>
     </message>
@@ -1626,193 +1631,193 @@
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="42"/>
+        <location filename="../../desktop/views/problem_text.py" line="43"/>
         <source>numbering</source>
         <translation>题号</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="43"/>
+        <location filename="../../desktop/views/problem_text.py" line="44"/>
         <source>stem</source>
         <translation>题干</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="43"/>
-        <location filename="../../desktop/views/problem_text.py" line="96"/>
+        <location filename="../../desktop/views/problem_text.py" line="44"/>
+        <location filename="../../desktop/views/problem_text.py" line="103"/>
         <source>options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="43"/>
-        <location filename="../../desktop/views/problem_text.py" line="88"/>
+        <location filename="../../desktop/views/problem_text.py" line="44"/>
+        <location filename="../../desktop/views/problem_text.py" line="95"/>
         <source>cut off</source>
         <translation>截断</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="44"/>
-        <location filename="../../desktop/views/problem_text.py" line="87"/>
+        <location filename="../../desktop/views/problem_text.py" line="45"/>
+        <location filename="../../desktop/views/problem_text.py" line="94"/>
         <source>question type</source>
         <translation>题型</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="44"/>
+        <location filename="../../desktop/views/problem_text.py" line="45"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="45"/>
+        <location filename="../../desktop/views/problem_text.py" line="46"/>
         <source>explanation</source>
         <translation>解析</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="45"/>
-        <location filename="../../desktop/views/problem_text.py" line="90"/>
+        <location filename="../../desktop/views/problem_text.py" line="46"/>
+        <location filename="../../desktop/views/problem_text.py" line="97"/>
         <source>check suite</source>
         <translation>检查套件</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="46"/>
-        <location filename="../../desktop/views/problem_text.py" line="95"/>
+        <location filename="../../desktop/views/problem_text.py" line="47"/>
+        <location filename="../../desktop/views/problem_text.py" line="102"/>
         <source>accepted variants</source>
         <translation>其他可接受答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="46"/>
+        <location filename="../../desktop/views/problem_text.py" line="47"/>
         <source>points per blank</source>
         <translation>每空分值</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="47"/>
-        <location filename="../../desktop/views/problem_text.py" line="88"/>
+        <location filename="../../desktop/views/problem_text.py" line="48"/>
+        <location filename="../../desktop/views/problem_text.py" line="95"/>
         <source>rubric</source>
         <translation>评分要点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="47"/>
+        <location filename="../../desktop/views/problem_text.py" line="48"/>
         <source>multiple-choice scoring</source>
         <translation>多选计分规则</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="48"/>
+        <location filename="../../desktop/views/problem_text.py" line="49"/>
         <source>errata</source>
         <translation>勘误</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="48"/>
+        <location filename="../../desktop/views/problem_text.py" line="49"/>
         <source>topics</source>
         <translation>知识点</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="61"/>
+        <location filename="../../desktop/views/problem_text.py" line="62"/>
         <source>question %1</source>
         <translation>第 %1 题</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="65"/>
+        <location filename="../../desktop/views/problem_text.py" line="66"/>
         <source>the whole paper</source>
         <translation>整张试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="86"/>
+        <location filename="../../desktop/views/problem_text.py" line="93"/>
         <source>no key printed</source>
         <translation>原卷无答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="87"/>
+        <location filename="../../desktop/views/problem_text.py" line="94"/>
         <source>partial credit</source>
         <translation>部分得分</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="88"/>
+        <location filename="../../desktop/views/problem_text.py" line="95"/>
         <source>tolerance</source>
         <translation>容差</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="89"/>
+        <location filename="../../desktop/views/problem_text.py" line="96"/>
         <source>no code</source>
         <translation>无代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="89"/>
+        <location filename="../../desktop/views/problem_text.py" line="96"/>
         <source>where the code ends</source>
         <translation>代码在哪里结束</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="90"/>
+        <location filename="../../desktop/views/problem_text.py" line="97"/>
         <source>blanks</source>
         <translation>填空</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="91"/>
+        <location filename="../../desktop/views/problem_text.py" line="98"/>
         <source>number of blanks</source>
         <translation>空的数量</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="91"/>
+        <location filename="../../desktop/views/problem_text.py" line="98"/>
         <source>restored hyphen</source>
         <translation>已恢复的连字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="92"/>
+        <location filename="../../desktop/views/problem_text.py" line="99"/>
         <source>lost formula</source>
         <translation>丢失的公式</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="92"/>
+        <location filename="../../desktop/views/problem_text.py" line="99"/>
         <source>lost name</source>
         <translation>丢失的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="93"/>
+        <location filename="../../desktop/views/problem_text.py" line="100"/>
         <source>lost character</source>
         <translation>丢失的字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="93"/>
+        <location filename="../../desktop/views/problem_text.py" line="100"/>
         <source>lost spacing</source>
         <translation>丢失的空白</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="94"/>
+        <location filename="../../desktop/views/problem_text.py" line="101"/>
         <source>code does not compile</source>
         <translation>代码无法编译</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="94"/>
+        <location filename="../../desktop/views/problem_text.py" line="101"/>
         <source>indentation</source>
         <translation>缩进</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="95"/>
+        <location filename="../../desktop/views/problem_text.py" line="102"/>
         <source>alternatives</source>
         <translation>其他答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="96"/>
+        <location filename="../../desktop/views/problem_text.py" line="103"/>
         <source>deleted operator</source>
         <translation>丢失的运算符</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="97"/>
+        <location filename="../../desktop/views/problem_text.py" line="104"/>
         <source>lost comment</source>
         <translation>丢失的注释</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="97"/>
+        <location filename="../../desktop/views/problem_text.py" line="104"/>
         <source>text encoding</source>
         <translation>文本编码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="48"/>
+        <location filename="../../desktop/views/problem_text.py" line="49"/>
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="49"/>
+        <location filename="../../desktop/views/problem_text.py" line="50"/>
         <source>my note</source>
         <translation>我的笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/problem_text.py" line="49"/>
+        <location filename="../../desktop/views/problem_text.py" line="50"/>
         <source>topic</source>
         <translation>知识点</translation>
     </message>
@@ -1991,12 +1996,12 @@
 <context>
     <name>CalculationAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="399"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="400"/>
         <source>number, e.g. 2.7e8</source>
         <translation>数值，如 2.7e8</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="408"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="409"/>
         <source>Working (expression and derivation):</source>
         <translation>解题过程（表达式与推导）：</translation>
     </message>
@@ -2122,36 +2127,46 @@
     </message>
     <message>
         <location filename="../../desktop/console/check_panel.py" line="100"/>
+        <source>not judged</source>
+        <translation>未评判</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="101"/>
         <source>FAIL</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="101"/>
+        <location filename="../../desktop/console/check_panel.py" line="102"/>
         <source>warn</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="116"/>
+        <location filename="../../desktop/console/check_panel.py" line="117"/>
         <source>recognised</source>
         <translation>识别为</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="137"/>
+        <location filename="../../desktop/console/check_panel.py" line="138"/>
         <source>{0}: no verdict — {1}</source>
         <translation>{0}：无结论 — {1}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="139"/>
+        <location filename="../../desktop/console/check_panel.py" line="140"/>
         <source>PASSED</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="139"/>
+        <location filename="../../desktop/console/check_panel.py" line="141"/>
+        <source>NOT JUDGED</source>
+        <translation>未评判</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/console/check_panel.py" line="142"/>
         <source>FAILED</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/check_panel.py" line="140"/>
+        <location filename="../../desktop/console/check_panel.py" line="143"/>
         <source>{0}: {1}/{2} checks passed in {3:.1f} s — {4}</source>
         <translation>{0}：通过 {1}/{2} 项检查，用时 {3:.1f} 秒 — {4}</translation>
     </message>
@@ -2224,80 +2239,80 @@
         <translation>Python 控制台</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="155"/>
+        <location filename="../../desktop/console/console_dock.py" line="156"/>
         <source>Interrupt</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="156"/>
+        <location filename="../../desktop/console/console_dock.py" line="157"/>
         <source>Stop the running code (Ctrl+C in the console)</source>
         <translation>停止正在运行的代码（相当于在控制台按 Ctrl+C）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="157"/>
+        <location filename="../../desktop/console/console_dock.py" line="158"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="158"/>
+        <location filename="../../desktop/console/console_dock.py" line="159"/>
         <source>Kill the kernel and start a fresh one (variables are lost)</source>
         <translation>结束当前内核并启动一个新内核（变量会丢失）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="176"/>
+        <location filename="../../desktop/console/console_dock.py" line="177"/>
         <source>Restart kernel</source>
         <translation>重启内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="183"/>
+        <location filename="../../desktop/console/console_dock.py" line="189"/>
         <source>The Python console starts once the window is up…</source>
         <translation>窗口就绪后，Python 控制台将随即启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="270"/>
+        <location filename="../../desktop/console/console_dock.py" line="276"/>
         <source>the console was closed</source>
         <translation>控制台已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="314"/>
+        <location filename="../../desktop/console/console_dock.py" line="320"/>
         <source>Kernel: {0}</source>
         <translation>内核：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="321"/>
+        <location filename="../../desktop/console/console_dock.py" line="327"/>
         <source>the kernel was restarted</source>
         <translation>内核已重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="323"/>
+        <location filename="../../desktop/console/console_dock.py" line="329"/>
         <source>Restarting the kernel…</source>
         <translation>正在重启内核…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="334"/>
         <location filename="../../desktop/console/console_dock.py" line="340"/>
+        <location filename="../../desktop/console/console_dock.py" line="346"/>
         <source>{0}
 Restart the kernel to go on; your editor code is kept.</source>
         <translation>{0}
 请重启内核后继续；编辑器中的代码会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="345"/>
+        <location filename="../../desktop/console/console_dock.py" line="358"/>
         <source>The kernel is still busy after the interrupt (code in native loops may not stop). Restart it? Variables will be lost; your editor code is kept.</source>
         <translation>中断后内核仍在忙碌（原生代码中的循环可能无法停止）。要重启内核吗？变量会丢失；编辑器中的代码会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="355"/>
+        <location filename="../../desktop/console/console_dock.py" line="368"/>
         <source>Switch kernel?</source>
         <translation>切换内核？</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="356"/>
+        <location filename="../../desktop/console/console_dock.py" line="369"/>
         <source>Switching to {0} shuts down the current kernel: the variables, functions and imports you ran in it are lost (your editor code is kept).</source>
         <translation>切换到 {0} 会关闭当前内核：你在其中运行得到的变量、函数和导入都会丢失（编辑器中的代码会保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/console_dock.py" line="364"/>
+        <location filename="../../desktop/console/console_dock.py" line="377"/>
         <source>another kernel was chosen</source>
         <translation>已选择另一个内核</translation>
     </message>
@@ -2562,7 +2577,7 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>FillBlankAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="284"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="285"/>
         <source>Blank %1</source>
         <translation>第 %1 空</translation>
     </message>
@@ -2849,37 +2864,37 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>KernelChooser</name>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="41"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="44"/>
         <source>Python kernel the console and the checks run in</source>
         <translation>控制台和检查所使用的 Python 内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="46"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="49"/>
         <source>examdesk (this Python)</source>
         <translation>examdesk（当前 Python）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="95"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="111"/>
         <source>examdesk (this Python, %1)</source>
         <translation>examdesk（当前 Python，%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="109"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="127"/>
         <source>Connect to existing kernel…</source>
         <translation>连接到已有内核…</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="147"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="188"/>
         <source>Connect to an existing kernel</source>
         <translation>连接到已有内核</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="148"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="189"/>
         <source>Kernel connection files (kernel-*.json *.json)</source>
         <translation>内核连接文件 (kernel-*.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_chooser.py" line="153"/>
+        <location filename="../../desktop/console/kernel_chooser.py" line="194"/>
         <source>{0} (connected)</source>
         <translation>{0}（已连接）</translation>
     </message>
@@ -2938,27 +2953,27 @@ Restart the kernel to go on; your editor code is kept.</source>
     </message>
     <message>
         <location filename="../../desktop/console/kernel_session.py" line="73"/>
-        <location filename="../../desktop/console/kernel_session.py" line="536"/>
+        <location filename="../../desktop/console/kernel_session.py" line="577"/>
         <source>Last lines it wrote:</source>
         <translation>内核最后输出的几行：</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="252"/>
+        <location filename="../../desktop/console/kernel_session.py" line="256"/>
         <source>The kernel could not start: {0}</source>
         <translation>内核无法启动：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="294"/>
+        <location filename="../../desktop/console/kernel_session.py" line="298"/>
         <source>The kernel could not restart: {0}</source>
         <translation>内核无法重启：{0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="513"/>
+        <location filename="../../desktop/console/kernel_session.py" line="554"/>
         <source>The connected kernel has not answered its heartbeat for {0:.0f} s: it has died or the connection is lost.</source>
         <translation>已连接的内核已有 {0:.0f} 秒未响应心跳：它可能已终止，或连接已断开。</translation>
     </message>
     <message>
-        <location filename="../../desktop/console/kernel_session.py" line="518"/>
+        <location filename="../../desktop/console/kernel_session.py" line="559"/>
         <source>The kernel did not become ready within {0} s.</source>
         <translation>内核未能在 {0} 秒内就绪。</translation>
     </message>
@@ -3049,224 +3064,224 @@ Restart the kernel to go on; your editor code is kept.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="154"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="155"/>
+        <location filename="../../desktop/main_window.py" line="169"/>
         <source>&amp;Library</source>
         <translation>题库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="161"/>
+        <location filename="../../desktop/main_window.py" line="175"/>
         <source>&amp;Export progress…</source>
         <translation>导出学习记录(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="163"/>
+        <location filename="../../desktop/main_window.py" line="177"/>
         <source>&amp;Import progress…</source>
         <translation>导入学习记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="165"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
         <source>Import &amp;paper (text, Word, Moodle XML, GIFT)…</source>
         <translation>导入试卷（文本、Word、Moodle XML、GIFT）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="167"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
         <source>Import pasted &amp;text…</source>
         <translation>导入粘贴的文本(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="168"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>Export &amp;questions (Anki, Moodle, GIFT)…</source>
         <translation>导出题目（Anki、Moodle、GIFT）(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="175"/>
+        <location filename="../../desktop/main_window.py" line="189"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="195"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="188"/>
+        <location filename="../../desktop/main_window.py" line="202"/>
         <source>&amp;Practice</source>
         <translation>练习(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="189"/>
+        <location filename="../../desktop/main_window.py" line="203"/>
         <source>&amp;Review</source>
         <translation>复习(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="191"/>
+        <location filename="../../desktop/main_window.py" line="205"/>
         <source>Practice &amp;sets…</source>
         <translation>组题练习(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="193"/>
+        <location filename="../../desktop/main_window.py" line="207"/>
         <source>&amp;Continue the last practice set</source>
         <translation>继续上次的组题练习(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="195"/>
+        <location filename="../../desktop/main_window.py" line="209"/>
         <source>&amp;Mock exam (组卷)…</source>
         <translation>组卷模拟考试(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="197"/>
+        <location filename="../../desktop/main_window.py" line="211"/>
         <source>Searc&amp;h questions…</source>
         <translation>搜索题目(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="199"/>
+        <location filename="../../desktop/main_window.py" line="213"/>
         <source>&amp;Wrong-answer book</source>
         <translation>错题本(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="205"/>
+        <location filename="../../desktop/main_window.py" line="219"/>
         <source>D&amp;ashboard</source>
         <translation>学习统计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="215"/>
+        <location filename="../../desktop/main_window.py" line="229"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="217"/>
+        <location filename="../../desktop/main_window.py" line="231"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="218"/>
+        <location filename="../../desktop/main_window.py" line="232"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="219"/>
+        <location filename="../../desktop/main_window.py" line="233"/>
         <source>&amp;Reset zoom</source>
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="225"/>
+        <location filename="../../desktop/main_window.py" line="239"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="226"/>
+        <location filename="../../desktop/main_window.py" line="240"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="287"/>
+        <location filename="../../desktop/main_window.py" line="301"/>
         <source>Check results log (console)</source>
         <translation>检查结果日志（控制台）</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="349"/>
+        <location filename="../../desktop/main_window.py" line="363"/>
         <source>examdesk hit a bug while showing a result; your progress was saved. Details for a bug report:</source>
         <translation>examdesk 在显示结果时遇到程序错误；你的进度已保存。以下详细信息可用于报告问题：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="369"/>
         <source>examdesk</source>
         <translation>examdesk</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="725"/>
+        <location filename="../../desktop/main_window.py" line="739"/>
         <source>the pasted text</source>
         <translation>粘贴的文本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="771"/>
+        <location filename="../../desktop/main_window.py" line="784"/>
         <source>The importer stopped before it finished; nothing was written. examdesk itself is fine.</source>
         <translation>导入程序未能完成就停止了；没有写入任何内容。examdesk 本身不受影响。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="858"/>
+        <location filename="../../desktop/main_window.py" line="872"/>
         <source>Quit examdesk?</source>
         <translation>退出 examdesk？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="344"/>
+        <location filename="../../desktop/main_window.py" line="358"/>
         <source>Saving or loading progress failed:</source>
         <translation>保存或读取进度失败：</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="201"/>
+        <location filename="../../desktop/main_window.py" line="215"/>
         <source>&amp;Due today: review session</source>
         <translation>今日复习（复习模式）(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="203"/>
+        <location filename="../../desktop/main_window.py" line="217"/>
         <source>&amp;Practise today&apos;s questions (as a practice run)</source>
         <translation>练习今日到期的题目（作为一次练习）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="417"/>
+        <location filename="../../desktop/main_window.py" line="431"/>
         <source>Paper %1 is not in the question bank.</source>
         <translation>题库中没有试卷 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="463"/>
+        <location filename="../../desktop/main_window.py" line="477"/>
         <source>Question %1 is not in the question bank.</source>
         <translation>题库中没有题目 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="528"/>
+        <location filename="../../desktop/main_window.py" line="542"/>
         <source>Wrong-answer book</source>
         <translation>错题本</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="535"/>
+        <location filename="../../desktop/main_window.py" line="549"/>
         <source>Due today</source>
         <translation>今日复习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="549"/>
+        <location filename="../../desktop/main_window.py" line="563"/>
         <source>Nothing to practise here.</source>
         <translation>这里没有要练习的题目。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="597"/>
-        <location filename="../../desktop/main_window.py" line="609"/>
+        <location filename="../../desktop/main_window.py" line="611"/>
+        <location filename="../../desktop/main_window.py" line="623"/>
         <source>Practice set</source>
         <translation>组题练习</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="694"/>
-        <location filename="../../desktop/main_window.py" line="775"/>
+        <location filename="../../desktop/main_window.py" line="708"/>
+        <location filename="../../desktop/main_window.py" line="788"/>
         <source>Import paper</source>
         <translation>导入试卷</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="774"/>
+        <location filename="../../desktop/main_window.py" line="787"/>
         <source>This file cannot be imported; nothing was written.</source>
         <translation>无法导入此文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="812"/>
+        <location filename="../../desktop/main_window.py" line="826"/>
         <source>Time ran out on your exam “%1” while examdesk was closed. It will be submitted with the answers you saved.</source>
         <translation>examdesk 关闭期间，考试“%1”的时间已到，将按已保存的答案交卷。</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="814"/>
+        <location filename="../../desktop/main_window.py" line="828"/>
         <source>Exam time is up</source>
         <translation>考试时间已到</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="818"/>
+        <location filename="../../desktop/main_window.py" line="832"/>
         <source>You have an unfinished exam: “%1”, %2 minutes left. The clock kept running while examdesk was closed. Resume it now?</source>
         <translation>你有一场未完成的考试：“%1”，剩余 %2 分钟。examdesk 关闭期间计时未停。现在继续吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="821"/>
+        <location filename="../../desktop/main_window.py" line="835"/>
         <source>Resume exam</source>
         <translation>继续考试</translation>
     </message>
@@ -3678,78 +3693,78 @@ If you are not sure where this pack comes from, read its files first. Allow its 
 <context>
     <name>ProgrammingAnswer</name>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="484"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="485"/>
         <source>Run in console</source>
         <translation>在控制台运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="486"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="487"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="488"/>
-        <location filename="../../desktop/views/answer_widgets.py" line="595"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="489"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="598"/>
         <source>Reset to starter</source>
         <translation>恢复初始代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="490"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="491"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="492"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="493"/>
         <source>Earlier check attempts: open one, diff it with the editor, put its code back</source>
         <translation>以往的检查记录：可打开某一次、与编辑器对比差异，或把它的代码放回编辑器</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="505"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="506"/>
         <source>Compare with reference</source>
         <translation>对照参考答案</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="558"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="561"/>
         <source>Recite mode: the reference solution, read-only. Your own code is kept.</source>
         <translation>背题模式：这里是参考答案（只读）。你自己的代码已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="570"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="573"/>
         <source>The code changed since these results: check again.</source>
         <translation>得出这些结果后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="596"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="599"/>
         <source>Replace your code with the starter code? Ctrl+Z in the editor brings your code back; checked versions stay in the History.</source>
         <translation>用初始代码替换你的代码吗？在编辑器中按 Ctrl+Z 可以找回你的代码；检查过的版本会保留在“历史记录”中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="616"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="619"/>
         <source>History (%1)</source>
         <translation>历史记录（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="634"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="637"/>
         <source>These results are for the code as it was when you pressed Check; it has changed since: check again.</source>
         <translation>这些结果对应你点击“检查”时的代码；此后代码已修改：请重新检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="645"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="648"/>
         <source>The Python console is not available yet; your code is saved and will be checked later.</source>
         <translation>Python 控制台尚不可用；代码已保存，稍后再检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="649"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="652"/>
         <source>Run your code, then the question&apos;s checks (Ctrl+Shift+Enter)</source>
         <translation>运行你的代码，再运行本题的检查（Ctrl+Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="651"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="654"/>
         <source>Run your code in the console (F5)</source>
         <translation>在控制台运行你的代码（F5）</translation>
     </message>
     <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="678"/>
+        <location filename="../../desktop/views/answer_widgets.py" line="681"/>
         <source>This question has no check suite: Run tries your code; after you submit, compare it with the reference answer and self-mark it.</source>
         <translation>本题没有检查套件：“运行”可试跑你的代码；提交后请对照参考答案并自评。</translation>
     </message>
@@ -3833,275 +3848,6 @@ If you are not sure where this pack comes from, read its files first. Allow its 
         <location filename="../../desktop/qt_strings.py" line="16"/>
         <source>Files of &amp;type:</source>
         <translation>文件类型(&amp;T)：</translation>
-    </message>
-</context>
-<context>
-    <name>ReportView</name>
-    <message numerus="yes">
-        <location filename="../../desktop/views/report.py" line="183"/>
-        <source>Practise the %n missed</source>
-        <translation>
-            <numerusform>错题重练（%n 题）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/report.py" line="186"/>
-        <source>A practice run of the questions this exam scored wrong or partly (错题重练)</source>
-        <translation>把这次考试做错或部分得分的题作为一轮练习再做一遍</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/report.py" line="190"/>
-        <source>Missed in %1</source>
-        <translation>%1 错题</translation>
-    </message>
-</context>
-<context>
-    <name>ReportsButton</name>
-    <message>
-        <location filename="../../desktop/views/library.py" line="75"/>
-        <source>Past reports</source>
-        <translation>历史成绩单</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewView</name>
-    <message>
-        <location filename="../../desktop/views/review_session.py" line="152"/>
-        <source>card %1 · %2 left today</source>
-        <translation>第 %1 张 · 今天还剩 %2 张</translation>
-    </message>
-</context>
-<context>
-    <name>RubricChecklist</name>
-    <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="309"/>
-        <source>Self-marking: tick each point your answer covers</source>
-        <translation>自评：勾选你的答案覆盖的要点</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="320"/>
-        <source>scored by the checks</source>
-        <translation>由代码检查计分</translation>
-    </message>
-</context>
-<context>
-    <name>StartExamDialog</name>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="56"/>
-        <source>%1 (the paper prints %2: %3 points are on %4 void question(s), which have no correct answer and are not scored)</source>
-        <translation>%1（原卷标注 %2 分，其中 %3 分属于 %4 道作废题：这些题没有正确答案，不计分）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="69"/>
-        <source>Start exam</source>
-        <translation>开始考试</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="79"/>
-        <source>min</source>
-        <translation>分钟</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="80"/>
-        <source>Duration</source>
-        <translation>时长</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="83"/>
-        <source>Number of questions</source>
-        <translation>题量</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="87"/>
-        <source>Total points</source>
-        <translation>总分</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="94"/>
-        <source>Exam mode</source>
-        <translation>考试模式</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="97"/>
-        <source>Closed book, as in the real exam: no Check and no console until you submit; your code is checked after submission and the results are in the report</source>
-        <translation>闭卷，与正式考试一致：交卷前不能使用“检查”和控制台；交卷后再检查你的代码，结果见成绩单</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="101"/>
-        <source>Open book: Check and the Python console work during the exam</source>
-        <translation>开卷：考试期间可以使用“检查”和 Python 控制台</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="113"/>
-        <source>Score the %1 unverified (imported) question(s) too: their keys are as the source printed them, nobody has checked them</source>
-        <translation>同时为 %1 道未核实（导入）的题目计分：它们的答案是原卷所给答案，尚无人核对</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="120"/>
-        <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
-        <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/exam.py" line="127"/>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-</context>
-<context>
-    <name>StorageNotice</name>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="76"/>
-        <location filename="../../desktop/views/storage_notice.py" line="133"/>
-        <source>Your progress file</source>
-        <translation>你的进度文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="87"/>
-        <source>Restore backup</source>
-        <translation>恢复备份</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="131"/>
-        <source>The backup could not be restored: %1</source>
-        <translation>无法恢复备份：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/storage_notice.py" line="160"/>
-        <source>Not saved</source>
-        <translation>未保存</translation>
-    </message>
-</context>
-<context>
-    <name>SubjectiveAnswer</name>
-    <message>
-        <location filename="../../desktop/views/answer_widgets.py" line="436"/>
-        <source>Write your answer here.</source>
-        <translation>在此作答。</translation>
-    </message>
-</context>
-<context>
-    <name>WrongBookView</name>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="53"/>
-        <source>Library</source>
-        <translation>题库</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="55"/>
-        <source>Wrong-answer book</source>
-        <translation>错题本</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="58"/>
-        <source>Practise these</source>
-        <translation>练习这些题</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="68"/>
-        <source>All papers</source>
-        <translation>全部试卷</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="71"/>
-        <source>All topics</source>
-        <translation>全部知识点</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="74"/>
-        <source>All types</source>
-        <translation>全部题型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="76"/>
-        <source>Show mastered</source>
-        <translation>显示已掌握</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="78"/>
-        <source>Show graduated</source>
-        <translation>显示已移出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="80"/>
-        <source>Entries answered right enough times in a row to leave the book (File ▸ Settings)</source>
-        <translation>连续答对足够次数、已移出错题本的题目（文件 ▸ 设置）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="97"/>
-        <location filename="../../desktop/views/wrong_book.py" line="233"/>
-        <source>Mark mastered</source>
-        <translation>标记为已掌握</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="100"/>
-        <source>Undo</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="103"/>
-        <source>Put back in the book</source>
-        <translation>放回错题本</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="105"/>
-        <source>It stays until answered right enough times in a row again</source>
-        <translation>放回后，需再次连续答对足够次数才会移出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="187"/>
-        <source>%1 question(s) to review</source>
-        <translation>待复习 %1 题</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="198"/>
-        <location filename="../../desktop/views/wrong_book.py" line="249"/>
-        <source>Question %1</source>
-        <translation>第 %1 题</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="200"/>
-        <source>missed %1×</source>
-        <translation>错 %1 次</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="201"/>
-        <source>mastered</source>
-        <translation>已掌握</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="202"/>
-        <source>graduated</source>
-        <translation>已移出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="228"/>
-        <source>Nothing here: every question you missed is mastered, or none matches the filters.</source>
-        <translation>这里没有题目：做错的题都已掌握，或没有题目符合筛选条件。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="232"/>
-        <source>Not mastered yet</source>
-        <translation>还没掌握</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="240"/>
-        <source>missed %1×, last on %2</source>
-        <translation>错 %1 次，最近一次 %2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="243"/>
-        <source>graduated: right %1× in a row since</source>
-        <translation>已移出：此后连续答对 %1 次</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="246"/>
-        <source>right %1× since: mark it mastered when it sticks</source>
-        <translation>此后答对 %1 次：记牢了就标记为已掌握</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/views/wrong_book.py" line="269"/>
-        <source>Question %1 marked mastered.</source>
-        <translation>第 %1 题已标记为已掌握。</translation>
     </message>
 </context>
 <context>
@@ -4260,6 +4006,275 @@ Compare them with what the server&apos;s owner gives you (ssh-keygen -l -f /etc/
 {1}
 
 请与服务器管理员给你的指纹比对（在服务器上运行 ssh-keygen -l -f /etc/ssh/ssh_host_ed25519_key.pub）。信任该主机吗？</translation>
+    </message>
+</context>
+<context>
+    <name>ReportView</name>
+    <message numerus="yes">
+        <location filename="../../desktop/views/report.py" line="183"/>
+        <source>Practise the %n missed</source>
+        <translation>
+            <numerusform>错题重练（%n 题）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="186"/>
+        <source>A practice run of the questions this exam scored wrong or partly (错题重练)</source>
+        <translation>把这次考试做错或部分得分的题作为一轮练习再做一遍</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/report.py" line="190"/>
+        <source>Missed in %1</source>
+        <translation>%1 错题</translation>
+    </message>
+</context>
+<context>
+    <name>ReportsButton</name>
+    <message>
+        <location filename="../../desktop/views/library.py" line="75"/>
+        <source>Past reports</source>
+        <translation>历史成绩单</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <location filename="../../desktop/views/review_session.py" line="152"/>
+        <source>card %1 · %2 left today</source>
+        <translation>第 %1 张 · 今天还剩 %2 张</translation>
+    </message>
+</context>
+<context>
+    <name>RubricChecklist</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="310"/>
+        <source>Self-marking: tick each point your answer covers</source>
+        <translation>自评：勾选你的答案覆盖的要点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="321"/>
+        <source>scored by the checks</source>
+        <translation>由代码检查计分</translation>
+    </message>
+</context>
+<context>
+    <name>StartExamDialog</name>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="56"/>
+        <source>%1 (the paper prints %2: %3 points are on %4 void question(s), which have no correct answer and are not scored)</source>
+        <translation>%1（原卷标注 %2 分，其中 %3 分属于 %4 道作废题：这些题没有正确答案，不计分）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="69"/>
+        <source>Start exam</source>
+        <translation>开始考试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="79"/>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="80"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="83"/>
+        <source>Number of questions</source>
+        <translation>题量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="87"/>
+        <source>Total points</source>
+        <translation>总分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="94"/>
+        <source>Exam mode</source>
+        <translation>考试模式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="97"/>
+        <source>Closed book, as in the real exam: no Check and no console until you submit; your code is checked after submission and the results are in the report</source>
+        <translation>闭卷，与正式考试一致：交卷前不能使用“检查”和控制台；交卷后再检查你的代码，结果见成绩单</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="101"/>
+        <source>Open book: Check and the Python console work during the exam</source>
+        <translation>开卷：考试期间可以使用“检查”和 Python 控制台</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="113"/>
+        <source>Score the %1 unverified (imported) question(s) too: their keys are as the source printed them, nobody has checked them</source>
+        <translation>同时为 %1 道未核实（导入）的题目计分：它们的答案是原卷所给答案，尚无人核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="120"/>
+        <source>The clock cannot be paused. Closing the app does not stop it; you can resume with the time that is left. At zero the exam is submitted automatically.</source>
+        <translation>计时不能暂停。关闭程序不会停止计时；重新打开后可按剩余时间继续。时间到将自动交卷。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/exam.py" line="127"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+</context>
+<context>
+    <name>StorageNotice</name>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="76"/>
+        <location filename="../../desktop/views/storage_notice.py" line="133"/>
+        <source>Your progress file</source>
+        <translation>你的进度文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="87"/>
+        <source>Restore backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="131"/>
+        <source>The backup could not be restored: %1</source>
+        <translation>无法恢复备份：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/storage_notice.py" line="160"/>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+</context>
+<context>
+    <name>SubjectiveAnswer</name>
+    <message>
+        <location filename="../../desktop/views/answer_widgets.py" line="437"/>
+        <source>Write your answer here.</source>
+        <translation>在此作答。</translation>
+    </message>
+</context>
+<context>
+    <name>WrongBookView</name>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="57"/>
+        <source>Library</source>
+        <translation>题库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="59"/>
+        <source>Wrong-answer book</source>
+        <translation>错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="62"/>
+        <source>Practise these</source>
+        <translation>练习这些题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="72"/>
+        <source>All papers</source>
+        <translation>全部试卷</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="75"/>
+        <source>All topics</source>
+        <translation>全部知识点</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="78"/>
+        <source>All types</source>
+        <translation>全部题型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="80"/>
+        <source>Show mastered</source>
+        <translation>显示已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="82"/>
+        <source>Show graduated</source>
+        <translation>显示已移出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="84"/>
+        <source>Entries answered right enough times in a row to leave the book (File ▸ Settings)</source>
+        <translation>连续答对足够次数、已移出错题本的题目（文件 ▸ 设置）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="103"/>
+        <location filename="../../desktop/views/wrong_book.py" line="239"/>
+        <source>Mark mastered</source>
+        <translation>标记为已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="106"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="109"/>
+        <source>Put back in the book</source>
+        <translation>放回错题本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="111"/>
+        <source>It stays until answered right enough times in a row again</source>
+        <translation>放回后，需再次连续答对足够次数才会移出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="193"/>
+        <source>%1 question(s) to review</source>
+        <translation>待复习 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="204"/>
+        <location filename="../../desktop/views/wrong_book.py" line="255"/>
+        <source>Question %1</source>
+        <translation>第 %1 题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="206"/>
+        <source>missed %1×</source>
+        <translation>错 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="207"/>
+        <source>mastered</source>
+        <translation>已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="208"/>
+        <source>graduated</source>
+        <translation>已移出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="234"/>
+        <source>Nothing here: every question you missed is mastered, or none matches the filters.</source>
+        <translation>这里没有题目：做错的题都已掌握，或没有题目符合筛选条件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="238"/>
+        <source>Not mastered yet</source>
+        <translation>还没掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="246"/>
+        <source>missed %1×, last on %2</source>
+        <translation>错 %1 次，最近一次 %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="249"/>
+        <source>graduated: right %1× in a row since</source>
+        <translation>已移出：此后连续答对 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="252"/>
+        <source>right %1× since: mark it mastered when it sticks</source>
+        <translation>此后答对 %1 次：记牢了就标记为已掌握</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/views/wrong_book.py" line="275"/>
+        <source>Question %1 marked mastered.</source>
+        <translation>第 %1 题已标记为已掌握。</translation>
     </message>
 </context>
 </TS>
